@@ -1,0 +1,130 @@
+package dev.tidemark.transforms.io;
+
+import dev.tidemark.transforms.watermark.IdleAwareWatermark;
+import dev.tidemark.transforms.watermark.IdleAwareWatermarkEstimator;
+import dev.tidemark.transforms.watermark.InputProgress;
+import dev.tidemark.transforms.watermark.InputProgressCoder;
+import dev.tidemark.transforms.watermark.Watermarks;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.io.range.OffsetRange;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.transforms.splittabledofn.OffsetRangeTracker;
+import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
+import org.apache.beam.sdk.transforms.splittabledofn.WatermarkEstimator;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * Reads lines from a socket as an unbounded splittable DoFn whose watermark comes from {@link
+ * IdleAwareWatermarkEstimator}. The restriction counts lines; the connection lives in {@link
+ * SocketLineReaders} between bundles.
+ */
+@DoFn.UnboundedPerElement
+final class ReadSocketLinesFn extends DoFn<byte[], String> {
+
+  private static final Duration POLL_DELAY = Duration.millis(100);
+
+  private final String sourceId;
+  private final String host;
+  private final int port;
+  private final boolean endWhenClosed;
+  private final SerializableFunction<String, @Nullable Instant> eventTime;
+  private final IdleAwareWatermark rule;
+
+  ReadSocketLinesFn(
+      String sourceId,
+      String host,
+      int port,
+      boolean endWhenClosed,
+      SerializableFunction<String, @Nullable Instant> eventTime,
+      IdleAwareWatermark rule) {
+    this.sourceId = sourceId;
+    this.host = host;
+    this.port = port;
+    this.endWhenClosed = endWhenClosed;
+    this.eventTime = eventTime;
+    this.rule = rule;
+  }
+
+  @GetInitialRestriction
+  public OffsetRange initialRestriction() {
+    return new OffsetRange(0, Long.MAX_VALUE);
+  }
+
+  @NewTracker
+  public OffsetRangeTracker newTracker(@Restriction OffsetRange restriction) {
+    return new OffsetRangeTracker(restriction);
+  }
+
+  @GetRestrictionCoder
+  public Coder<OffsetRange> restrictionCoder() {
+    return OffsetRange.Coder.of();
+  }
+
+  @GetInitialWatermarkEstimatorState
+  public InputProgress initialWatermarkState() {
+    return InputProgress.startingAt(Instant.now());
+  }
+
+  @GetWatermarkEstimatorStateCoder
+  public Coder<InputProgress> watermarkStateCoder() {
+    return InputProgressCoder.of();
+  }
+
+  @NewWatermarkEstimator
+  public IdleAwareWatermarkEstimator newWatermarkEstimator(
+      @WatermarkEstimatorState InputProgress state) {
+    return new IdleAwareWatermarkEstimator(rule, state);
+  }
+
+  @ProcessElement
+  public ProcessContinuation processElement(
+      RestrictionTracker<OffsetRange, Long> tracker,
+      WatermarkEstimator<InputProgress> watermark,
+      OutputReceiver<String> out) {
+    SocketLineReader reader =
+        SocketLineReaders.get(sourceId, () -> new SocketLineReader(host, port, !endWhenClosed));
+    long position = tracker.currentRestriction().getFrom();
+    while (true) {
+      String line = reader.peek();
+      if (line == null) {
+        reader.fill();
+        if (reader.peek() != null) {
+          continue;
+        }
+        if (reader.isFinished()) {
+          // Claiming past the end marks the restriction done, so the runner accepts stop().
+          tracker.tryClaim(Long.MAX_VALUE);
+          SocketLineReaders.close(sourceId);
+          return ProcessContinuation.stop();
+        }
+        // Caught up: hand control back so the runner takes the (possibly idle) watermark.
+        return ProcessContinuation.resume().withResumeDelay(POLL_DELAY);
+      }
+      if (!tracker.tryClaim(position)) {
+        // The line stays queued in the reader and is emitted when the residual resumes.
+        return ProcessContinuation.resume();
+      }
+      position++;
+      reader.take();
+      @Nullable Instant timestamp = eventTimeOrNull(line);
+      out.outputWithTimestamp(
+          line, timestamp == null ? watermark.currentWatermark() : Watermarks.clamp(timestamp));
+    }
+  }
+
+  @Teardown
+  public void teardown() {
+    SocketLineReaders.close(sourceId);
+  }
+
+  private @Nullable Instant eventTimeOrNull(String line) {
+    try {
+      return eventTime.apply(line);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}

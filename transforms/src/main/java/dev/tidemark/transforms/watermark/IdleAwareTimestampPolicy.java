@@ -1,0 +1,69 @@
+package dev.tidemark.transforms.watermark;
+
+import org.apache.beam.sdk.io.kafka.KafkaRecord;
+import org.apache.beam.sdk.io.kafka.TimestampPolicy;
+import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.annotations.VisibleForTesting;
+import org.apache.kafka.common.TopicPartition;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * The {@link TimestampPolicy} of one Kafka partition under {@link IdleAwareWatermark}'s rule.
+ * Created by {@link IdleAwareTimestampPolicyFactory}, which also explains the semantics.
+ *
+ * <p>"Now" for the watermark is the partition context's backlog check time: the moment the backlog
+ * was last measured. A partition only counts as quiet if no record was read after that moment, so a
+ * record that arrived between the measurement and the watermark query is never overtaken.
+ */
+final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
+
+  private final TopicPartition partition;
+  private final InputGroup<TopicPartition> group;
+  private final SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime;
+
+  IdleAwareTimestampPolicy(
+      TopicPartition partition,
+      InputGroup<TopicPartition> group,
+      SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime) {
+    this.partition = partition;
+    this.group = group;
+    this.eventTime = eventTime;
+  }
+
+  @Override
+  public Instant getTimestampForRecord(PartitionContext context, KafkaRecord<K, V> record) {
+    return getTimestampForRecord(record, Instant.now());
+  }
+
+  /**
+   * The record's event time, clamped to Beam's range. A record without one (the function returned
+   * null or threw) gets the partition's current watermark: it is neither late nor a reason to move
+   * the watermark, and the parse step downstream routes it to the dead-letter output.
+   */
+  @VisibleForTesting
+  Instant getTimestampForRecord(KafkaRecord<K, V> record, Instant now) {
+    @Nullable Instant timestamp = eventTimeOrNull(record);
+    if (timestamp == null) {
+      return group.lastWatermark(partition);
+    }
+    Instant clamped = Watermarks.clamp(timestamp);
+    group.observe(partition, clamped, now);
+    return clamped;
+  }
+
+  @Override
+  public Instant getWatermark(PartitionContext context) {
+    // A backlog of exactly 0 is "caught up"; BACKLOG_UNKNOWN (-1) is never treated as idle.
+    return group.watermark(
+        partition, context.getBacklogCheckTime(), context.getMessageBacklog() == 0);
+  }
+
+  private @Nullable Instant eventTimeOrNull(KafkaRecord<K, V> record) {
+    try {
+      return eventTime.apply(record);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}
