@@ -82,7 +82,8 @@ public final class InputGroup<K> {
     Member member = member(key);
     member.lastAskedAt = Watermarks.latest(member.lastAskedAt, now);
     Activity previous = member.activity;
-    member.activity = rule.activity(member.progress, now, caughtUp);
+    member.caughtUp = caughtUp;
+    member.activity = member.activityAt(now);
     Instant candidate =
         member.activity == Activity.ACTIVE
             ? rule.activeWatermark(member.progress)
@@ -102,7 +103,8 @@ public final class InputGroup<K> {
   private Optional<Instant> lowestActiveSibling(Instant now) {
     @Nullable Instant lowest = null;
     for (Member member : members.values()) {
-      if (member.activity == Activity.ACTIVE && member.isLive(now)) {
+      // A sibling's activity is judged now, from what it last said about its backlog.
+      if (member.isLive(now) && member.activityAt(now) == Activity.ACTIVE) {
         Instant watermark = member.progress.watermark();
         lowest = lowest == null ? watermark : Watermarks.earliest(lowest, watermark);
       }
@@ -130,12 +132,20 @@ public final class InputGroup<K> {
 
   private final class Member {
     final InputProgress progress;
+
+    /** Unknown, so not caught up, until the input first asks for its watermark. */
+    boolean caughtUp;
+
     Activity activity = Activity.ACTIVE;
     Instant lastAskedAt;
 
     Member(InputProgress progress) {
       this.progress = progress;
       this.lastAskedAt = progress.quietSince();
+    }
+
+    Activity activityAt(Instant now) {
+      return rule.activity(progress, now, caughtUp);
     }
 
     boolean isLive(Instant now) {
