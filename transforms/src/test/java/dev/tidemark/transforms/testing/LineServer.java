@@ -1,0 +1,51 @@
+package dev.tidemark.transforms.testing;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real TCP server on a free loopback port that sends text lines to the one client that connects,
+ * like {@code nc -lk PORT}. Closing it closes the connection and the port.
+ */
+public final class LineServer implements AutoCloseable {
+
+  private final ServerSocket server;
+  private Socket client;
+
+  public LineServer() throws IOException {
+    server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+  }
+
+  public int port() {
+    return server.getLocalPort();
+  }
+
+  /** Waits up to {@code timeout} for the source to connect. */
+  public void awaitClient(long timeout, TimeUnit unit) throws IOException {
+    server.setSoTimeout((int) unit.toMillis(timeout));
+    client = server.accept();
+  }
+
+  /** Sends {@code lines}, each followed by a newline, and flushes. */
+  public void send(List<String> lines) throws IOException {
+    OutputStream out = client.getOutputStream();
+    for (String line : lines) {
+      out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    out.flush();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (client != null) {
+      client.close();
+    }
+    server.close();
+  }
+}
