@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.lessThan;
 
 import dev.tidemark.transforms.testing.Collected;
-import dev.tidemark.transforms.testing.InBackground;
 import dev.tidemark.transforms.testing.LineServer;
 import dev.tidemark.transforms.testing.Runners;
 import java.util.List;
@@ -35,14 +34,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Scenario S1 end to end: the user's own lines from a real socket, counted per key in 5 s
- * event-time windows.
- *
- * <p>Runs on the DirectRunner only for now. On the embedded FlinkRunner (classic, streaming) the
- * splittable DoFn's watermark estimate is not what holds the output watermark: Flink's Impulse
- * emits its element and then the maximum watermark, and with one burst of lines every window, the
- * last one included, fired within 60 ms of the send, before any idle timeout; with two bursts 1.5 s
- * apart no window fired in two minutes. A test that passed there would pass for the wrong reason,
- * so Flink is left out until the source stops depending on that behaviour.
+ * event-time windows, on the DirectRunner and on embedded Flink at parallelism 2. The last line
+ * comes after a pause, in a second burst, so the test also shows that a record read in a later
+ * bundle is on time.
  */
 class ReadSocketLinesTest {
 
@@ -74,7 +68,7 @@ class ReadSocketLinesTest {
           "01,1586489589000");
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"DirectRunner"})
+  @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
   void firesTheS1WindowsAndFlushesTheLastOneWhileTheSocketStaysOpen(String runner)
       throws Exception {
     Collected windows = new Collected();
@@ -95,17 +89,20 @@ class ReadSocketLinesTest {
         .apply("Format", ParDo.of(new FormatWindowCountFn()))
         .apply(windows.sink());
 
-    try (InBackground running = InBackground.run(pipeline)) {
+    PipelineResult running = pipeline.run();
+    try {
       // (1) The job starts before the sender: the source retries until the server accepts.
       server.awaitClient(60, TimeUnit.SECONDS);
-      server.send(S1_LINES);
+      server.send(S1_LINES.subList(0, 14));
+      Thread.sleep(1500);
+      server.send(S1_LINES.subList(14, 15));
       long sentAt = System.nanoTime();
 
       // (2) The first three windows fire on the watermark from ...1589000 - 1 s.
       Map<String, Long> expected = referenceCounts(S1_LINES);
       List<String> firstThree =
           expected.entrySet().stream()
-              .filter(e -> !e.getKey().startsWith("1586489585000"))
+              .filter(e -> !e.getKey().startsWith("01,1586489585000"))
               .map(e -> e.getKey() + "=" + e.getValue())
               .collect(Collectors.toList());
       assertThat(
@@ -115,7 +112,7 @@ class ReadSocketLinesTest {
 
       // (3) The last window holds the only record after a pause. With the socket still open and
       // quiet, the idle watermark closes it within the idle timeout plus some slack.
-      String lastWindow = "1586489585000,1586489590000=1";
+      String lastWindow = "01,1586489585000,1586489590000=1";
       boolean flushed =
           windows.awaitUntil(
               r -> r.contains(lastWindow), IDLE_TIMEOUT.getMillis() + FLUSH_SLACK_MILLIS);
@@ -123,7 +120,7 @@ class ReadSocketLinesTest {
       LOG.info(
           "{}: the last S1 window fired {} ms after the last line was sent", runner, flushMillis);
       assertThat("the last window fires while the socket is open", flushed, equalTo(true));
-      assertThat(running.isDone(), equalTo(false));
+      assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
 
       // (4) Each window fired exactly once, with the counts of S1's table.
       assertThat(
@@ -136,17 +133,71 @@ class ReadSocketLinesTest {
           expected,
           equalTo(
               Map.of(
-                  "1586489565000,1586489570000", 4L,
-                  "1586489570000,1586489575000", 5L,
-                  "1586489575000,1586489580000", 5L,
-                  "1586489585000,1586489590000", 1L)));
+                  "01,1586489565000,1586489570000", 4L,
+                  "01,1586489570000,1586489575000", 5L,
+                  "01,1586489575000,1586489580000", 5L,
+                  "01,1586489585000,1586489590000", 1L)));
 
-      // (5) The sender closes the connection: the stream ends and the pipeline finishes.
-      server.close();
-      assertThat(running.await(120, TimeUnit.SECONDS), equalTo(PipelineResult.State.DONE));
       // (6) It fired because the socket went idle, not because the watermark jumped early.
       assertThat(flushMillis, greaterThanOrEqualTo(IDLE_TIMEOUT.getMillis()));
       assertThat(flushMillis, lessThan(IDLE_TIMEOUT.getMillis() + FLUSH_SLACK_MILLIS + 1));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
+  void startsBeforeTheServerListensAndEndsWhenTheServerCloses(String runner) throws Exception {
+    int port = LineServer.freePort();
+    Collected windows = new Collected();
+    Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 1));
+    pipeline
+        .apply(
+            "ReadLines",
+            ReadSocketLines.from("127.0.0.1", port)
+                .withEventTime(LineEventTimes.csvEpochMillis(1))
+                .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
+                .withIdleTimeout(Duration.standardMinutes(10))
+                .endWhenClosed())
+        .apply(
+            "KeyByFirstField",
+            WithKeys.of((String line) -> line.split(",")[0]).withKeyType(TypeDescriptors.strings()))
+        .apply("Window", Window.<KV<String, String>>into(FixedWindows.of(WINDOW)))
+        .apply("CountPerKey", Count.perKey())
+        .apply("Format", ParDo.of(new FormatWindowCountFn()))
+        .apply(windows.sink());
+
+    PipelineResult running = pipeline.run();
+    try {
+      // (1) Nothing listens on the port for a while: the job keeps running and retrying.
+      Thread.sleep(2_000);
+      assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
+      // (2) The server comes up; the source connects within its backoff and reads the lines.
+      server = new LineServer(port);
+      server.awaitClient(60, TimeUnit.SECONDS);
+      List<String> lines = List.of("a,1000", "b,2000", "a,7000");
+      server.send(lines);
+      // (3) The server closes: the stream ends. The window of a@7000 fires only because of that:
+      // the idle timeout (10 min) has not passed, and the watermark of 7000 - 1 s closes [0, 5000).
+      server.close();
+      List<String> expected =
+          referenceCounts(lines).entrySet().stream()
+              .map(e -> e.getKey() + "=" + e.getValue())
+              .collect(Collectors.toList());
+      assertThat(
+          "every window fires at the end of the stream",
+          windows.awaitUntil(r -> r.size() >= expected.size(), 120_000),
+          equalTo(true));
+      assertThat(windows.snapshot(), containsInAnyOrder(expected.toArray(String[]::new)));
+      if (runner.equals("DirectRunner")) {
+        // The DirectRunner also ends the job; on Flink the kept-alive Impulse keeps it running.
+        assertThat(
+            running.waitUntilFinish(Duration.standardMinutes(2)),
+            equalTo(PipelineResult.State.DONE));
+      }
+    } finally {
+      Runners.cancel(running);
     }
   }
 
@@ -164,24 +215,32 @@ class ReadSocketLinesTest {
     }
   }
 
-  /** Counts per 5 s epoch-aligned window, computed directly from the input lines. */
+  /** Counts per key and 5 s epoch-aligned window, computed directly from the input lines. */
   private static Map<String, Long> referenceCounts(List<String> lines) {
     Map<String, Long> counts = new TreeMap<>();
     for (String line : lines) {
-      long t = Long.parseLong(line.split(",")[1]);
+      String[] fields = line.split(",");
+      long t = Long.parseLong(fields[1]);
       long start = t - Math.floorMod(t, WINDOW.getMillis());
-      counts.merge(start + "," + (start + WINDOW.getMillis()), 1L, Long::sum);
+      counts.merge(fields[0] + "," + start + "," + (start + WINDOW.getMillis()), 1L, Long::sum);
     }
     return counts;
   }
 
-  /** "start,end=count" for each window's result. */
+  /** "key,start,end=count" for each window's result. */
   private static final class FormatWindowCountFn extends DoFn<KV<String, Long>, String> {
     @ProcessElement
     public void processElement(
         @Element KV<String, Long> count, BoundedWindow window, OutputReceiver<String> out) {
       IntervalWindow w = (IntervalWindow) window;
-      out.output(w.start().getMillis() + "," + w.end().getMillis() + "=" + count.getValue());
+      out.output(
+          count.getKey()
+              + ","
+              + w.start().getMillis()
+              + ","
+              + w.end().getMillis()
+              + "="
+              + count.getValue());
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.tidemark.transforms.testing;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +19,23 @@ public final class LineServer implements AutoCloseable {
   private final ServerSocket server;
   private Socket client;
 
+  /** Listens on a free loopback port. */
   public LineServer() throws IOException {
-    server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+    this(0);
+  }
+
+  /** Listens on loopback {@code port}, e.g. one from {@link #freePort()}. */
+  public LineServer(int port) throws IOException {
+    server = new ServerSocket();
+    server.setReuseAddress(true);
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+  }
+
+  /** A loopback port that nothing listens on right now. */
+  public static int freePort() throws IOException {
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return probe.getLocalPort();
+    }
   }
 
   public int port() {
