@@ -41,6 +41,11 @@ import org.joda.time.Instant;
  *       the last window fires while the socket stays open (scenarios S1, S2).
  * </ul>
  *
+ * <p>On the FlinkRunner without checkpointing, run with {@code
+ * --shutdownSourcesAfterIdleMs=9223372036854775807}: otherwise Flink ends the Impulse that starts
+ * this source at once, the end of that input pushes the maximum watermark past the source's own,
+ * and every line arrives late. tidemark's pipelines set it; with checkpointing it is the default.
+ *
  * <p>What it does not: a socket is not replayable. Lines sent while the job is down, and lines
  * received but not yet emitted when a worker fails, are lost; checkpoints cannot bring them back.
  * It reads from one connection, so it does not scale out; use Kafka for that.
