@@ -90,7 +90,12 @@ public final class InputGroup<K> {
             : lowestActiveSibling(now).orElseGet(() -> rule.quietWatermark(liveInputs(now), now));
     Instant watermark = member.progress.advanceTo(candidate);
     if (member.activity != previous) {
-      LOG.info("{} is {} (was {}); its watermark is {}", key, member.activity, previous, watermark);
+      LOG.info(
+          "{} is {} (was {}); its watermark is {}",
+          key,
+          member.activity,
+          previous,
+          Watermarks.describe(watermark));
     }
     return watermark;
   }

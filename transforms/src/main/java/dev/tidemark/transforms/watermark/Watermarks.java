@@ -66,6 +66,17 @@ public final class Watermarks {
     return a.isAfter(b) ? b : a;
   }
 
+  /** {@code instant} for a log line: "MIN (no event time yet)", "MAX (complete)" or ISO-8601. */
+  public static String describe(Instant instant) {
+    if (!instant.isAfter(MIN)) {
+      return "MIN (no event time yet)";
+    }
+    if (!instant.isBefore(MAX)) {
+      return "MAX (complete)";
+    }
+    return instant.toString();
+  }
+
   private static long clampMillis(long millis) {
     return Math.max(MIN.getMillis(), Math.min(MAX.getMillis(), millis));
   }
