@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.io;
 
+import static dev.tidemark.transforms.testing.WindowCounts.S1_LINES;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
@@ -9,24 +10,14 @@ import static org.hamcrest.Matchers.lessThan;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.LineServer;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.WindowCounts;
+import java.io.IOException;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.transforms.Count;
-import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.transforms.windowing.FixedWindows;
-import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.transforms.windowing.Window;
-import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
@@ -34,9 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Scenario S1 end to end: the user's own lines from a real socket, counted per key in 5 s
- * event-time windows, on the DirectRunner and on embedded Flink at parallelism 2. The last line
- * comes after a pause, in a second burst, so the test also shows that a record read in a later
- * bundle is on time.
+ * event-time windows, on the DirectRunner and on embedded Flink at parallelism 2.
  */
 class ReadSocketLinesTest {
 
@@ -48,63 +37,39 @@ class ReadSocketLinesTest {
   /** How long past the idle timeout the idle flush may take: polling, bundling, scheduling. */
   private static final long FLUSH_SLACK_MILLIS = 20_000;
 
-  /** Scenario S1's input, one line each, in the order the user sent it. */
-  private static final List<String> S1_LINES =
-      List.of(
-          "01,1586489566000",
-          "01,1586489567000",
-          "01,1586489568000",
-          "01,1586489569000",
-          "01,1586489570000",
-          "01,1586489571000",
-          "01,1586489572000",
-          "01,1586489573000",
-          "01,1586489574000",
-          "01,1586489575000",
-          "01,1586489576000",
-          "01,1586489577000",
-          "01,1586489578000",
-          "01,1586489579000",
-          "01,1586489589000");
+  private LineServer server;
+
+  @AfterEach
+  void closeServer() throws IOException {
+    if (server != null) {
+      server.close();
+    }
+  }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
   void firesTheS1WindowsAndFlushesTheLastOneWhileTheSocketStaysOpen(String runner)
       throws Exception {
+    server = new LineServer();
     Collected windows = new Collected();
     Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 2));
     pipeline
-        .apply(
-            "ReadLines",
-            ReadSocketLines.from("127.0.0.1", server().port())
-                .withEventTime(LineEventTimes.csvEpochMillis(1))
-                .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
-                .withIdleTimeout(IDLE_TIMEOUT)
-                .endWhenClosed())
-        .apply(
-            "KeyByFirstField",
-            WithKeys.of((String line) -> line.split(",")[0]).withKeyType(TypeDescriptors.strings()))
-        .apply("Window", Window.<KV<String, String>>into(FixedWindows.of(WINDOW)))
-        .apply("CountPerKey", Count.perKey())
-        .apply("Format", ParDo.of(new FormatWindowCountFn()))
+        .apply("ReadLines", readS1Lines(server.port(), IDLE_TIMEOUT))
+        .apply("CountPerWindow", WindowCounts.of(WINDOW))
         .apply(windows.sink());
 
     PipelineResult running = pipeline.run();
     try {
-      // (1) The job starts before the sender: the source retries until the server accepts.
       server.awaitClient(60, TimeUnit.SECONDS);
+      // (1) Fourteen lines, then after a pause the fifteenth, in a later bundle: it is on time.
       server.send(S1_LINES.subList(0, 14));
       Thread.sleep(1500);
       server.send(S1_LINES.subList(14, 15));
       long sentAt = System.nanoTime();
 
       // (2) The first three windows fire on the watermark from ...1589000 - 1 s.
-      Map<String, Long> expected = referenceCounts(S1_LINES);
-      List<String> firstThree =
-          expected.entrySet().stream()
-              .filter(e -> !e.getKey().startsWith("01,1586489585000"))
-              .map(e -> e.getKey() + "=" + e.getValue())
-              .collect(Collectors.toList());
+      List<String> expected = WindowCounts.expected(S1_LINES, WINDOW);
+      List<String> firstThree = expected.subList(0, 3);
       assertThat(
           "the three closed windows fire",
           windows.awaitUntil(r -> r.containsAll(firstThree), 120_000),
@@ -123,22 +88,17 @@ class ReadSocketLinesTest {
       assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
 
       // (4) Each window fired exactly once, with the counts of S1's table.
-      assertThat(
-          windows.snapshot(),
-          containsInAnyOrder(
-              expected.entrySet().stream()
-                  .map(e -> e.getKey() + "=" + e.getValue())
-                  .toArray(String[]::new)));
+      assertThat(windows.snapshot(), containsInAnyOrder(expected.toArray(String[]::new)));
       assertThat(
           expected,
           equalTo(
-              Map.of(
-                  "01,1586489565000,1586489570000", 4L,
-                  "01,1586489570000,1586489575000", 5L,
-                  "01,1586489575000,1586489580000", 5L,
-                  "01,1586489585000,1586489590000", 1L)));
+              List.of(
+                  "01,1586489565000,1586489570000=4",
+                  "01,1586489570000,1586489575000=5",
+                  "01,1586489575000,1586489580000=5",
+                  lastWindow)));
 
-      // (6) It fired because the socket went idle, not because the watermark jumped early.
+      // (5) It fired because the socket went idle, not because the watermark jumped early.
       assertThat(flushMillis, greaterThanOrEqualTo(IDLE_TIMEOUT.getMillis()));
       assertThat(flushMillis, lessThan(IDLE_TIMEOUT.getMillis() + FLUSH_SLACK_MILLIS + 1));
     } finally {
@@ -153,19 +113,8 @@ class ReadSocketLinesTest {
     Collected windows = new Collected();
     Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 1));
     pipeline
-        .apply(
-            "ReadLines",
-            ReadSocketLines.from("127.0.0.1", port)
-                .withEventTime(LineEventTimes.csvEpochMillis(1))
-                .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
-                .withIdleTimeout(Duration.standardMinutes(10))
-                .endWhenClosed())
-        .apply(
-            "KeyByFirstField",
-            WithKeys.of((String line) -> line.split(",")[0]).withKeyType(TypeDescriptors.strings()))
-        .apply("Window", Window.<KV<String, String>>into(FixedWindows.of(WINDOW)))
-        .apply("CountPerKey", Count.perKey())
-        .apply("Format", ParDo.of(new FormatWindowCountFn()))
+        .apply("ReadLines", readS1Lines(port, Duration.standardMinutes(10)))
+        .apply("CountPerWindow", WindowCounts.of(WINDOW))
         .apply(windows.sink());
 
     PipelineResult running = pipeline.run();
@@ -181,10 +130,7 @@ class ReadSocketLinesTest {
       // (3) The server closes: the stream ends. The window of a@7000 fires only because of that:
       // the idle timeout (10 min) has not passed, and the watermark of 7000 - 1 s closes [0, 5000).
       server.close();
-      List<String> expected =
-          referenceCounts(lines).entrySet().stream()
-              .map(e -> e.getKey() + "=" + e.getValue())
-              .collect(Collectors.toList());
+      List<String> expected = WindowCounts.expected(lines, WINDOW);
       assertThat(
           "every window fires at the end of the stream",
           windows.awaitUntil(r -> r.size() >= expected.size(), 120_000),
@@ -201,46 +147,11 @@ class ReadSocketLinesTest {
     }
   }
 
-  private LineServer server;
-
-  private LineServer server() throws java.io.IOException {
-    server = new LineServer();
-    return server;
-  }
-
-  @org.junit.jupiter.api.AfterEach
-  void closeServer() throws java.io.IOException {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  /** Counts per key and 5 s epoch-aligned window, computed directly from the input lines. */
-  private static Map<String, Long> referenceCounts(List<String> lines) {
-    Map<String, Long> counts = new TreeMap<>();
-    for (String line : lines) {
-      String[] fields = line.split(",");
-      long t = Long.parseLong(fields[1]);
-      long start = t - Math.floorMod(t, WINDOW.getMillis());
-      counts.merge(fields[0] + "," + start + "," + (start + WINDOW.getMillis()), 1L, Long::sum);
-    }
-    return counts;
-  }
-
-  /** "key,start,end=count" for each window's result. */
-  private static final class FormatWindowCountFn extends DoFn<KV<String, Long>, String> {
-    @ProcessElement
-    public void processElement(
-        @Element KV<String, Long> count, BoundedWindow window, OutputReceiver<String> out) {
-      IntervalWindow w = (IntervalWindow) window;
-      out.output(
-          count.getKey()
-              + ","
-              + w.start().getMillis()
-              + ","
-              + w.end().getMillis()
-              + "="
-              + count.getValue());
-    }
+  private static ReadSocketLines readS1Lines(int port, Duration idleTimeout) {
+    return ReadSocketLines.from("127.0.0.1", port)
+        .withEventTime(LineEventTimes.csvEpochMillis(1))
+        .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
+        .withIdleTimeout(idleTimeout)
+        .endWhenClosed();
   }
 }

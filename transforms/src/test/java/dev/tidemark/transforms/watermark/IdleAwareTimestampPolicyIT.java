@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.watermark;
 
+import static dev.tidemark.transforms.testing.WindowCounts.S1_LINES;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.empty;
@@ -9,25 +10,15 @@ import dev.tidemark.transforms.io.LineEventTimes;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.WindowCounts;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.kafka.CustomTimestampPolicyWithLimitedDelay;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.io.kafka.TimestampPolicyFactory;
-import org.apache.beam.sdk.transforms.Count;
-import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Values;
-import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.transforms.windowing.FixedWindows;
-import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.transforms.windowing.Window;
-import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.joda.time.Duration;
@@ -47,23 +38,6 @@ class IdleAwareTimestampPolicyIT {
   private static final Duration OUT_OF_ORDERNESS = Duration.standardSeconds(1);
   private static final Duration IDLE_TIMEOUT = Duration.standardSeconds(3);
   private static final int PARTITIONS = 10;
-  private static final List<String> S1_LINES =
-      List.of(
-          "01,1586489566000",
-          "01,1586489567000",
-          "01,1586489568000",
-          "01,1586489569000",
-          "01,1586489570000",
-          "01,1586489571000",
-          "01,1586489572000",
-          "01,1586489573000",
-          "01,1586489574000",
-          "01,1586489575000",
-          "01,1586489576000",
-          "01,1586489577000",
-          "01,1586489578000",
-          "01,1586489579000",
-          "01,1586489589000");
 
   private static KafkaBroker broker;
 
@@ -99,7 +73,7 @@ class IdleAwareTimestampPolicyIT {
       // (1) The nine empty partitions stop holding once they have been empty for the idle
       // timeout; partition 0's own watermark closes the first three windows; its idleness then
       // closes the fourth, while the topic stays open.
-      List<String> expected = expectedWindows();
+      List<String> expected = WindowCounts.expected(S1_LINES, WINDOW);
       assertThat(windows.awaitUntil(r -> r.size() >= expected.size(), 120_000), equalTo(true));
       assertThat(windows.snapshot(), containsInAnyOrder(expected.toArray(String[]::new)));
       assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
@@ -148,41 +122,8 @@ class IdleAwareTimestampPolicyIT {
                 .withTimestampPolicyFactory(policy)
                 .withoutMetadata())
         .apply("Values", Values.create())
-        .apply(
-            "KeyByFirstField",
-            WithKeys.of((String line) -> line.split(",")[0]).withKeyType(TypeDescriptors.strings()))
-        .apply("Window", Window.<KV<String, String>>into(FixedWindows.of(WINDOW)))
-        .apply("CountPerKey", Count.perKey())
-        .apply("Format", ParDo.of(new FormatFn()))
+        .apply("CountPerWindow", WindowCounts.of(WINDOW))
         .apply(windows.sink());
     return pipeline;
-  }
-
-  /** "key,start,end=count" per 5 s epoch-aligned window, computed directly from the input. */
-  private static List<String> expectedWindows() {
-    Map<String, Long> counts = new TreeMap<>();
-    for (String line : S1_LINES) {
-      String[] fields = line.split(",");
-      long t = Long.parseLong(fields[1]);
-      long start = t - Math.floorMod(t, WINDOW.getMillis());
-      counts.merge(fields[0] + "," + start + "," + (start + WINDOW.getMillis()), 1L, Long::sum);
-    }
-    return counts.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
-  }
-
-  private static final class FormatFn extends DoFn<KV<String, Long>, String> {
-    @ProcessElement
-    public void processElement(
-        @Element KV<String, Long> count, BoundedWindow window, OutputReceiver<String> out) {
-      IntervalWindow w = (IntervalWindow) window;
-      out.output(
-          count.getKey()
-              + ","
-              + w.start().getMillis()
-              + ","
-              + w.end().getMillis()
-              + "="
-              + count.getValue());
-    }
   }
 }
