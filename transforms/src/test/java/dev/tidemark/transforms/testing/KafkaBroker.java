@@ -110,10 +110,15 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException, InterruptedException {
+  public void close() throws IOException {
     process.destroy();
-    if (!process.waitFor(20, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    try {
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
     try {
       Runtime.getRuntime().removeShutdownHook(killOnExit);

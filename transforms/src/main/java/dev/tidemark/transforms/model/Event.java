@@ -1,0 +1,99 @@
+package dev.tidemark.transforms.model;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Objects;
+import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * One parsed input record: its key, its event time, the value a sum adds up (0 when none is
+ * configured), and the raw text it was parsed from. Immutable; encoded by {@link Event.Coder}.
+ */
+public final class Event {
+
+  private final String key;
+  private final Instant eventTime;
+  private final long value;
+  private final String raw;
+
+  public Event(String key, Instant eventTime, long value, String raw) {
+    this.key = Objects.requireNonNull(key, "key");
+    this.eventTime = Objects.requireNonNull(eventTime, "eventTime");
+    this.value = value;
+    this.raw = Objects.requireNonNull(raw, "raw");
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public Instant eventTime() {
+    return eventTime;
+  }
+
+  public long value() {
+    return value;
+  }
+
+  public String raw() {
+    return raw;
+  }
+
+  @Override
+  public boolean equals(@Nullable Object other) {
+    if (!(other instanceof Event)) {
+      return false;
+    }
+    Event that = (Event) other;
+    return key.equals(that.key)
+        && eventTime.equals(that.eventTime)
+        && value == that.value
+        && raw.equals(that.raw);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(key, eventTime, value, raw);
+  }
+
+  @Override
+  public String toString() {
+    return "Event{" + key + " @" + eventTime.getMillis() + " value=" + value + "}";
+  }
+
+  /** The coder of {@link Event}. */
+  public static final class Coder extends CustomCoder<Event> {
+    private static final long serialVersionUID = 1L;
+    private static final Coder INSTANCE = new Coder();
+
+    public static Coder of() {
+      return INSTANCE;
+    }
+
+    @Override
+    public void encode(Event event, OutputStream out) throws IOException {
+      StringUtf8Coder.of().encode(event.key, out);
+      InstantCoder.of().encode(event.eventTime, out);
+      VarLongCoder.of().encode(event.value, out);
+      StringUtf8Coder.of().encode(event.raw, out);
+    }
+
+    @Override
+    public Event decode(InputStream in) throws IOException {
+      return new Event(
+          StringUtf8Coder.of().decode(in),
+          InstantCoder.of().decode(in),
+          VarLongCoder.of().decode(in),
+          StringUtf8Coder.of().decode(in));
+    }
+
+    @Override
+    public void verifyDeterministic() {}
+  }
+}

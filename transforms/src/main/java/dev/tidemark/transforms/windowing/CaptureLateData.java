@@ -1,0 +1,83 @@
+package dev.tidemark.transforms.windowing;
+
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.LateRecord;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
+import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
+
+/**
+ * Routes every event whose window has expired to a {@link #LATE} output instead of letting the
+ * GroupByKey after it drop it silently; passes every other event on, in the global window, for
+ * {@link EventTimeWindowing#windowInto()} and a GroupByKey.
+ *
+ * <h3>Why it is exact</h3>
+ *
+ * <p>Beam drops a late element in the GroupByKey when {@code expiresAt(window) < inputWatermark},
+ * and only counts it ({@code droppedDueToLateness}). This step makes the same test, with the same
+ * {@link EventTimeWindowing}, against its own input watermark, which a stateful DoFn reads exactly
+ * from an event-time timer ({@code Timer.getCurrentRelativeTime()}). An event it passes has {@code
+ * expiresAt(window) >= W}, where W is this step's input watermark at that moment. This step's
+ * output watermark never exceeds its input watermark, and the GroupByKey downstream sees the event
+ * before any later watermark of this step: on Flink because elements and watermarks travel in order
+ * on each channel, on the DirectRunner because a pending element holds its consumer's watermark. So
+ * when the GroupByKey gets the event its input watermark is at most W, and the event is not
+ * dropped. An event this step routes to {@link #LATE} had its window expired under W, and the
+ * GroupByKey would have dropped it. Hence every event ends in exactly one place: a window's final
+ * pane or the late output.
+ *
+ * <p>The step runs in the global window on purpose: a stateful DoFn over the target windows would
+ * itself drop expired elements before its code saw them. It keeps no state; the timer is never set,
+ * it only lends its view of the watermark. It shuffles by key, once more than the GroupByKey.
+ */
+public final class CaptureLateData extends PTransform<PCollection<Event>, PCollectionTuple> {
+
+  /** Events whose window has not expired, in the global window with their own timestamps. */
+  public static final TupleTag<Event> ACCEPTED = new TupleTag<Event>() {};
+
+  /** Events whose window had expired when they arrived, with that window and the watermark. */
+  public static final TupleTag<LateRecord> LATE = new TupleTag<LateRecord>() {};
+
+  private final EventTimeWindowing windowing;
+
+  private CaptureLateData(EventTimeWindowing windowing) {
+    this.windowing = windowing;
+  }
+
+  /** Captures what would be too late for {@code windowing}. */
+  public static CaptureLateData of(EventTimeWindowing windowing) {
+    return new CaptureLateData(windowing);
+  }
+
+  @Override
+  public PCollectionTuple expand(PCollection<Event> events) {
+    PCollectionTuple routed =
+        events
+            .apply(
+                "IntoGlobalWindow",
+                Window.<Event>into(new GlobalWindows())
+                    .triggering(DefaultTrigger.of())
+                    .withAllowedLateness(Duration.ZERO)
+                    .discardingFiredPanes())
+            .apply("KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), Event.Coder.of()))
+            .apply(
+                "RouteLateEvents",
+                ParDo.of(new CaptureLateDataFn(windowing))
+                    .withOutputTags(ACCEPTED, TupleTagList.of(LATE)));
+    routed.get(ACCEPTED).setCoder(Event.Coder.of());
+    routed.get(LATE).setCoder(LateRecord.Coder.of());
+    return routed;
+  }
+}

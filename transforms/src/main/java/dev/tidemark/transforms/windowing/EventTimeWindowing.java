@@ -1,0 +1,148 @@
+package dev.tidemark.transforms.windowing;
+
+import java.io.Serializable;
+import org.apache.beam.sdk.transforms.windowing.AfterPane;
+import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
+import org.apache.beam.sdk.transforms.windowing.AfterWatermark;
+import org.apache.beam.sdk.transforms.windowing.FixedWindows;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
+import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * tidemark's event-time windowing preset: tumbling windows that always produce a result, and the
+ * one definition of when a window has expired, shared by {@link CaptureLateData} and the GroupByKey
+ * that follows it.
+ *
+ * <pre>{@code
+ * EventTimeWindowing windowing =
+ *     EventTimeWindowing.fixed(Duration.standardSeconds(5))
+ *         .withAllowedLateness(Duration.standardMinutes(1))
+ *         .withIdleFlush(Duration.standardSeconds(10));
+ * }</pre>
+ *
+ * <p>The trigger ({@link #windowInto()}):
+ *
+ * <ul>
+ *   <li>an ON_TIME pane when the watermark passes the end of the window, always, even when it
+ *       repeats an early pane, so every window says when it was complete;
+ *   <li>an EARLY pane {@code idleFlush} of processing time after the first element of a pane: a
+ *       window with data produces a result even when the watermark is stuck for any reason (a stuck
+ *       upstream, a silent side of a join) that no source policy can see;
+ *   <li>a LATE pane for every late element within the allowed lateness, and a final pane when the
+ *       window expires, always;
+ *   <li>accumulating panes: each pane holds everything so far, so a consumer keeps the latest pane
+ *       per (key, window), and the final pane holds every record that was not captured as late.
+ * </ul>
+ */
+public final class EventTimeWindowing implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** The early-firing delay unless {@link #withIdleFlush} says otherwise. */
+  public static final Duration DEFAULT_IDLE_FLUSH = Duration.standardSeconds(10);
+
+  private final Duration size;
+  private final Duration allowedLateness;
+  private final Duration idleFlush;
+
+  private EventTimeWindowing(Duration size, Duration allowedLateness, Duration idleFlush) {
+    this.size = size;
+    this.allowedLateness = allowedLateness;
+    this.idleFlush = idleFlush;
+  }
+
+  /** Tumbling windows of {@code size}, aligned to the epoch, no allowed lateness. */
+  public static EventTimeWindowing fixed(Duration size) {
+    if (size == null || size.getMillis() <= 0) {
+      throw new IllegalArgumentException(
+          "window size: " + size + " is not allowed; use a positive duration, e.g. 5s");
+    }
+    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH);
+  }
+
+  /** How long after a window's end late data is still added to it (as LATE panes). */
+  public EventTimeWindowing withAllowedLateness(Duration allowedLateness) {
+    if (allowedLateness == null || allowedLateness.getMillis() < 0) {
+      throw new IllegalArgumentException(
+          "allowed lateness: " + allowedLateness + " is not allowed; use zero or more, e.g. 1m");
+    }
+    return new EventTimeWindowing(size, allowedLateness, idleFlush);
+  }
+
+  /** How long after the first element of a pane an EARLY pane fires, whatever the watermark. */
+  public EventTimeWindowing withIdleFlush(Duration idleFlush) {
+    if (idleFlush == null || idleFlush.getMillis() <= 0) {
+      throw new IllegalArgumentException(
+          "idle flush: " + idleFlush + " is not allowed; use a positive duration, e.g. 10s");
+    }
+    return new EventTimeWindowing(size, allowedLateness, idleFlush);
+  }
+
+  public Duration size() {
+    return size;
+  }
+
+  public Duration allowedLateness() {
+    return allowedLateness;
+  }
+
+  public Duration idleFlush() {
+    return idleFlush;
+  }
+
+  /** The window an event at {@code eventTime} belongs to. */
+  public IntervalWindow windowOf(Instant eventTime) {
+    return (IntervalWindow) FixedWindows.of(size).assignWindow(eventTime);
+  }
+
+  /**
+   * When {@code window} expires: its last timestamp plus the allowed lateness, capped at the global
+   * window's end. The same computation as Beam's {@code LateDataUtils .garbageCollectionTime},
+   * which the GroupByKey uses to drop late data.
+   */
+  public Instant expiresAt(IntervalWindow window) {
+    Instant globalEnd = GlobalWindow.INSTANCE.maxTimestamp();
+    if (globalEnd.minus(allowedLateness).isBefore(window.maxTimestamp())) {
+      return globalEnd;
+    }
+    return window.maxTimestamp().plus(allowedLateness);
+  }
+
+  /**
+   * Whether {@code window} has expired under {@code watermark}: exactly the condition under which
+   * Beam's GroupByKey would drop an element of it.
+   */
+  public boolean isExpired(IntervalWindow window, Instant watermark) {
+    return expiresAt(window).isBefore(watermark);
+  }
+
+  /** Assigns elements to this preset's windows, with its trigger. */
+  public <T> Window<T> windowInto() {
+    return Window.<T>into(FixedWindows.of(size))
+        .triggering(
+            AfterWatermark.pastEndOfWindow()
+                // A window with data produces a result even if the watermark never comes.
+                .withEarlyFirings(
+                    AfterProcessingTime.pastFirstElementInPane().plusDelayOf(idleFlush))
+                .withLateFirings(AfterPane.elementCountAtLeast(1)))
+        .withAllowedLateness(allowedLateness, ClosingBehavior.FIRE_ALWAYS)
+        .withOnTimeBehavior(OnTimeBehavior.FIRE_ALWAYS)
+        .accumulatingFiredPanes();
+  }
+
+  @Override
+  public String toString() {
+    return "EventTimeWindowing{size="
+        + size
+        + ", allowedLateness="
+        + allowedLateness
+        + ", idleFlush="
+        + idleFlush
+        + "}";
+  }
+}
