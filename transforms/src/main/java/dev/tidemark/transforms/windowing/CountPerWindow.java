@@ -98,6 +98,12 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
         BoundedWindow window,
         PaneInfo pane,
         OutputReceiver<WindowResult> out) {
+      // An empty pane carries nothing: every pane of a window with data counts at least one
+      // event. On the FlinkRunner, FIRE_ALWAYS produced a second, empty final pane for windows
+      // whose final pane had already fired; a consumer keeping the latest pane would read 0.
+      if (aggregate.getValue().getKey() == 0) {
+        return;
+      }
       IntervalWindow interval = (IntervalWindow) window;
       out.output(
           new WindowResult(
