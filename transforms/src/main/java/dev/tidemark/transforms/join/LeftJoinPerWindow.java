@@ -1,0 +1,144 @@
+package dev.tidemark.transforms.join;
+
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.windowing.CaptureLateData;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.Comparator;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.transforms.join.CoGbkResult;
+import org.apache.beam.sdk.transforms.join.CoGroupByKey;
+import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Left-joins two event streams on their key within {@link EventTimeWindowing}'s windows: every left
+ * record is emitted once in each pane of its window, merged with the newest right record of the
+ * same key and window, or with none.
+ *
+ * <pre>{@code
+ * PCollectionTuple joined =
+ *     PCollectionTuple.of(LeftJoinPerWindow.LEFT, orders)
+ *         .and(LeftJoinPerWindow.RIGHT, coupons)
+ *         .apply(LeftJoinPerWindow.of(windowing, CopyJsonField.from("receiveUserId")
+ *             .into("orderSalesmanId")));
+ * }</pre>
+ *
+ * <p>"Newest" is the latest event time (ties broken by the text), so a left record is never
+ * multiplied by several matches, which a relational join (and Beam's join library) would do. Both
+ * inputs pass {@link CaptureLateData} first, so a record of either side that comes after its window
+ * expired goes to {@link #LATE_LEFT} or {@link #LATE_RIGHT} instead of vanishing. The join fires on
+ * the lower of the two watermarks; when one side is quiet and holds it, the preset's idle flush
+ * still emits an EARLY pane with what has arrived. A consumer keeps the latest pane per window.
+ */
+public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PCollectionTuple> {
+
+  /** Input: the records that are all kept. */
+  public static final TupleTag<Event> LEFT = new TupleTag<Event>() {};
+
+  /** Input: the records that are looked up. */
+  public static final TupleTag<Event> RIGHT = new TupleTag<Event>() {};
+
+  /** Output: one per left record and pane. */
+  public static final TupleTag<JoinedRecord> JOINED = new TupleTag<JoinedRecord>() {};
+
+  /** Output: left records that came after their window expired. */
+  public static final TupleTag<LateRecord> LATE_LEFT = new TupleTag<LateRecord>() {};
+
+  /** Output: right records that came after their window expired. */
+  public static final TupleTag<LateRecord> LATE_RIGHT = new TupleTag<LateRecord>() {};
+
+  private final EventTimeWindowing windowing;
+  private final MergeRecords merge;
+
+  private LeftJoinPerWindow(EventTimeWindowing windowing, MergeRecords merge) {
+    this.windowing = windowing;
+    this.merge = merge;
+  }
+
+  public static LeftJoinPerWindow of(EventTimeWindowing windowing, MergeRecords merge) {
+    return new LeftJoinPerWindow(windowing, merge);
+  }
+
+  @Override
+  public PCollectionTuple expand(PCollectionTuple input) {
+    PCollectionTuple left = input.get(LEFT).apply("CaptureLateLeft", CaptureLateData.of(windowing));
+    PCollectionTuple right =
+        input.get(RIGHT).apply("CaptureLateRight", CaptureLateData.of(windowing));
+    TupleTag<Event> leftTag = new TupleTag<>();
+    TupleTag<Event> rightTag = new TupleTag<>();
+    PCollection<JoinedRecord> joined =
+        KeyedPCollectionTuple.of(leftTag, windowAndKey("Left", left))
+            .and(rightTag, windowAndKey("Right", right))
+            .apply("CoGroupByKey", CoGroupByKey.create())
+            .apply("MergeMatches", ParDo.of(new MergeMatchesFn(leftTag, rightTag, merge)))
+            .setCoder(JoinedRecord.Coder.of());
+    return PCollectionTuple.of(JOINED, joined)
+        .and(LATE_LEFT, left.get(CaptureLateData.LATE))
+        .and(LATE_RIGHT, right.get(CaptureLateData.LATE));
+  }
+
+  private PCollection<KV<String, Event>> windowAndKey(String side, PCollectionTuple captured) {
+    return captured
+        .get(CaptureLateData.ACCEPTED)
+        .apply("Window" + side, windowing.<Event>windowInto())
+        .apply("Key" + side, WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), Event.Coder.of()));
+  }
+
+  /** Emits each left record of a pane with the newest right record, or none. */
+  private static final class MergeMatchesFn extends DoFn<KV<String, CoGbkResult>, JoinedRecord> {
+    private static final Comparator<Event> NEWEST_LAST =
+        Comparator.comparing(Event::eventTime).thenComparing(Event::raw);
+
+    private final TupleTag<Event> leftTag;
+    private final TupleTag<Event> rightTag;
+    private final MergeRecords merge;
+
+    MergeMatchesFn(TupleTag<Event> leftTag, TupleTag<Event> rightTag, MergeRecords merge) {
+      this.leftTag = leftTag;
+      this.rightTag = rightTag;
+      this.merge = merge;
+    }
+
+    @ProcessElement
+    public void processElement(
+        @Element KV<String, CoGbkResult> grouped,
+        BoundedWindow window,
+        PaneInfo pane,
+        OutputReceiver<JoinedRecord> out) {
+      @Nullable Event newestRight = null;
+      for (Event right : grouped.getValue().getAll(rightTag)) {
+        if (newestRight == null || NEWEST_LAST.compare(right, newestRight) > 0) {
+          newestRight = right;
+        }
+      }
+      IntervalWindow interval = (IntervalWindow) window;
+      for (Event left : grouped.getValue().getAll(leftTag)) {
+        out.output(
+            new JoinedRecord(
+                grouped.getKey(),
+                interval.start(),
+                interval.end(),
+                pane.getTiming(),
+                pane.getIndex(),
+                pane.isLast(),
+                newestRight != null,
+                merge.merge(left.raw(), newestRight == null ? null : newestRight.raw())));
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.tidemark.transforms.join;
+
+import static dev.tidemark.transforms.join.LeftJoinPerWindowTest.coupon;
+import static dev.tidemark.transforms.join.LeftJoinPerWindowTest.order;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.runners.flink.FlinkRunner;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The on-time left join on embedded Flink at parallelism 2: every record comes before the watermark
+ * moves, so the result does not depend on Flink's TestStream ordering.
+ */
+class LeftJoinPerWindowOnFlinkTest {
+
+  @Test
+  void everyOrderExactlyOnceInTheFinalPane() {
+    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    options.setRunner(FlinkRunner.class);
+    options.setFlinkMaster("[local]");
+    options.setStreaming(true);
+    options.setParallelism(2);
+    Pipeline pipeline = Pipeline.create(options);
+    TestStream<String> stream =
+        TestStream.create(StringUtf8Coder.of())
+            .advanceWatermarkTo(LeftJoinPerWindowTest.BASE_TIME)
+            .addElements(
+                order("o1", "b1", 100),
+                order("o2", "b1", 200),
+                order("o3", "b2", 300),
+                order("o4", "b3", 6000),
+                coupon("b1", "u7", 400),
+                coupon("b1", "u9", 900),
+                coupon("b3", "u3", 5500))
+            .advanceWatermarkToInfinity();
+    Collected finals = new Collected();
+    LeftJoinPerWindowTest.join(
+            pipeline.apply(stream), EventTimeWindowing.fixed(LeftJoinPerWindowTest.WINDOW))
+        .get(LeftJoinPerWindow.JOINED)
+        .apply("FinalPanes", Filter.by(JoinedRecord::isFinal))
+        .apply(
+            "IdAndSalesman",
+            MapElements.into(TypeDescriptors.strings()).via(LeftJoinPerWindowTest::idAndSalesman))
+        .apply(finals.sink());
+
+    assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));
+    assertThat(finals.snapshot(), containsInAnyOrder("o1->u9", "o2->u9", "o3->null", "o4->u3"));
+  }
+}

@@ -1,0 +1,68 @@
+package dev.tidemark.transforms.parse;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.tidemark.transforms.model.Event;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The CSV and JSON formats of scenarios S1, S2 and S5, and their reasons for bad records. */
+class EventFormatTest {
+
+  private static String reason(EventFormat format, String raw) {
+    return assertThrows(BadRecordException.class, () -> format.parse(raw)).getMessage();
+  }
+
+  @Test
+  void csvKeyAndTime() throws Exception {
+    String line = "01,1586489566000";
+    assertThat(
+        CsvEventFormat.keyAndTime().parse(line),
+        equalTo(new Event("01", new Instant(1586489566000L), 0, line)));
+    assertThat(
+        reason(CsvEventFormat.keyAndTime(), "01,1586489566000,3"),
+        equalTo("expected 2 comma-separated fields (key,epochMillis), found 3"));
+    assertThat(
+        reason(CsvEventFormat.keyAndTime().withValue(), "a,1,x"),
+        equalTo("field 'value': 'x' is not a whole number"));
+  }
+
+  @Test
+  void jsonOrdersOfS2() throws Exception {
+    String order = "{\"id\":1,\"name\":\"a\",\"amount\":1637800000000}";
+    EventFormat format = JsonEventFormat.withKey("name").withTime("amount").withValue("id");
+    assertThat(format.parse(order), equalTo(new Event("a", new Instant(1637800000000L), 1, order)));
+  }
+
+  @Test
+  void jsonStatisticsOfS5WithACompositeKeyAndANumericStringTime() throws Exception {
+    String record =
+        "{\"t\":\"1580896327330\",\"st\":\"DIRECT\","
+            + "\"i\":\"hitch_passenger_order_2020_01_22_23_50_40\",\"op\":\"es_sink\"}";
+    Event event = JsonEventFormat.withKey("i", "op").withTime("t").parse(record);
+    assertThat(event.key(), equalTo("[\"hitch_passenger_order_2020_01_22_23_50_40\",\"es_sink\"]"));
+    assertThat(event.eventTime(), equalTo(new Instant(1580896327330L)));
+  }
+
+  @Test
+  void jsonReasons() {
+    EventFormat format = JsonEventFormat.withKey("name").withTime("amount").withValue("id");
+    assertThat(reason(format, "[1,2]"), equalTo("not a JSON object"));
+    assertThat(reason(format, "{\"name\":\"a\",\"amount\":1}"), equalTo("missing field 'id'"));
+    assertThat(
+        reason(format, "{\"id\":1,\"name\":\"a\",\"amount\":\"noon\"}"),
+        equalTo("field 'amount': \"noon\" is not a whole number"));
+    assertThat(
+        reason(format, "{\"id\":1.5,\"name\":\"a\",\"amount\":1}"),
+        equalTo("field 'id': 1.5 is not a whole number"));
+    assertThat(
+        reason(format, "{\"id\":1,\"name\":{\"x\":1},\"amount\":1}"),
+        equalTo("field 'name' is not a text or a number"));
+    assertThat(
+        reason(format, "{\"id\":1,\"name\":\"a\",\"amount\":-9223372036854775808}"),
+        equalTo("field 'amount': -9223372036854775808 is outside the timestamps Beam can window"));
+    assertThat(reason(format, "{\"id\":1,").startsWith("not JSON: "), equalTo(true));
+  }
+}
