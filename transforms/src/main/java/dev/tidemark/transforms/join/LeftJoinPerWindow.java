@@ -2,6 +2,7 @@ package dev.tidemark.transforms.join;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.windowing.CaptureLateData;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.Comparator;
@@ -126,16 +127,12 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
           newestRight = right;
         }
       }
-      IntervalWindow interval = (IntervalWindow) window;
+      WindowPane windowPane = WindowPane.of((IntervalWindow) window, pane);
       for (Event left : grouped.getValue().getAll(leftTag)) {
         out.output(
             new JoinedRecord(
                 grouped.getKey(),
-                interval.start(),
-                interval.end(),
-                pane.getTiming(),
-                pane.getIndex(),
-                pane.isLast(),
+                windowPane,
                 newestRight != null,
                 merge.merge(left.raw(), newestRight == null ? null : newestRight.raw())));
       }

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -104,17 +105,12 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
       if (aggregate.getValue().getKey() == 0) {
         return;
       }
-      IntervalWindow interval = (IntervalWindow) window;
       out.output(
           new WindowResult(
               aggregate.getKey(),
-              interval.start(),
-              interval.end(),
+              WindowPane.of((IntervalWindow) window, pane),
               aggregate.getValue().getKey(),
-              aggregate.getValue().getValue(),
-              pane.getTiming(),
-              pane.getIndex(),
-              pane.isLast()));
+              aggregate.getValue().getValue()));
     }
   }
 }

@@ -7,13 +7,11 @@ import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
-import org.apache.beam.runners.flink.FlinkPipelineOptions;
-import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -28,12 +26,7 @@ class LeftJoinPerWindowOnFlinkTest {
 
   @Test
   void everyOrderExactlyOnceInTheFinalPane() {
-    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
-    options.setRunner(FlinkRunner.class);
-    options.setFlinkMaster("[local]");
-    options.setStreaming(true);
-    options.setParallelism(2);
-    Pipeline pipeline = Pipeline.create(options);
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("FlinkRunner", 2));
     TestStream<String> stream =
         TestStream.create(StringUtf8Coder.of())
             .advanceWatermarkTo(LeftJoinPerWindowTest.BASE_TIME)
@@ -50,7 +43,7 @@ class LeftJoinPerWindowOnFlinkTest {
     LeftJoinPerWindowTest.join(
             pipeline.apply(stream), EventTimeWindowing.fixed(LeftJoinPerWindowTest.WINDOW))
         .get(LeftJoinPerWindow.JOINED)
-        .apply("FinalPanes", Filter.by(JoinedRecord::isFinal))
+        .apply("FinalPanes", Filter.by((JoinedRecord joined) -> joined.pane().isFinal()))
         .apply(
             "IdAndSalesman",
             MapElements.into(TypeDescriptors.strings()).via(LeftJoinPerWindowTest::idAndSalesman))

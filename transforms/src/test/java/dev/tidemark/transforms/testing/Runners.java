@@ -48,6 +48,20 @@ public final class Runners {
     }
   }
 
+  /**
+   * Options for a TestStream run on {@code runner} whose {@code run().waitUntilFinish()} returns
+   * when the stream has ended: the DirectRunner, or embedded Flink in streaming mode.
+   */
+  public static PipelineOptions untilTheStreamEnds(String runner, int parallelism) {
+    PipelineOptions options = streaming(runner, parallelism);
+    if (options instanceof FlinkPipelineOptions) {
+      FlinkPipelineOptions flink = (FlinkPipelineOptions) options;
+      flink.setAttachedMode(true);
+      flink.setShutdownSourcesAfterIdleMs(0L);
+    }
+    return options;
+  }
+
   /** Cancels a pipeline that may still run; a test calls it in {@code finally}. */
   public static void cancel(PipelineResult result) {
     try {

@@ -10,15 +10,13 @@ import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.WindowCounts;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.beam.runners.flink.FlinkPipelineOptions;
-import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -51,12 +49,7 @@ class CountPerWindowOnFlinkTest {
               TimestampedValue.of(line, new Instant(Long.parseLong(line.split(",")[1]))));
     }
 
-    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
-    options.setRunner(FlinkRunner.class);
-    options.setFlinkMaster("[local]");
-    options.setStreaming(true);
-    options.setParallelism(parallelism);
-    Pipeline pipeline = Pipeline.create(options);
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("FlinkRunner", parallelism));
     Collected finals = new Collected();
     Collected late = new Collected();
     PCollectionTuple counted =
@@ -72,12 +65,12 @@ class CountPerWindowOnFlinkTest {
             MapElements.into(TypeDescriptors.strings())
                 .via(
                     (WindowResult r) ->
-                        r.isFinal()
+                        r.pane().isFinal()
                             ? r.key()
                                 + ","
-                                + r.windowStart().getMillis()
+                                + r.pane().windowStart().getMillis()
                                 + ","
-                                + r.windowEnd().getMillis()
+                                + r.pane().windowEnd().getMillis()
                                 + "="
                                 + r.count()
                             : "not final"))

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
@@ -52,7 +53,10 @@ class CountPerWindowTest {
   private static WindowResult result(
       String key, long count, Timing timing, long paneIndex, boolean isFinal) {
     return new WindowResult(
-        key, FIRST_WINDOW.start(), FIRST_WINDOW.end(), count, 0, timing, paneIndex, isFinal);
+        key,
+        new WindowPane(FIRST_WINDOW.start(), FIRST_WINDOW.end(), timing, paneIndex, isFinal),
+        count,
+        0);
   }
 
   private static PCollectionTuple countPerWindow(TestPipeline p, TestStream<String> stream) {

@@ -9,6 +9,7 @@ import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.Runners;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -16,15 +17,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import org.apache.beam.runners.direct.DirectRunner;
-import org.apache.beam.runners.flink.FlinkPipelineOptions;
-import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
-import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -63,7 +59,7 @@ class LateAccountingPropertyTest {
     Collected late = new Collected();
     Collected dead = new Collected();
 
-    Pipeline pipeline = Pipeline.create(options(runner));
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, 2));
     PCollectionTuple parsed =
         pipeline
             .apply(input.stream)
@@ -77,10 +73,10 @@ class LateAccountingPropertyTest {
             MapElements.into(TypeDescriptors.strings())
                 .via(
                     (WindowResult r) ->
-                        r.isFinal()
+                        r.pane().isFinal()
                             ? r.key()
                                 + ","
-                                + r.windowStart().getMillis()
+                                + r.pane().windowStart().getMillis()
                                 + "="
                                 + r.count()
                                 + ","
@@ -147,19 +143,5 @@ class LateAccountingPropertyTest {
       }
     }
     return dropped;
-  }
-
-  private static PipelineOptions options(String runner) {
-    if (runner.equals("FlinkRunner")) {
-      FlinkPipelineOptions flink = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
-      flink.setRunner(FlinkRunner.class);
-      flink.setFlinkMaster("[local]");
-      flink.setStreaming(true);
-      flink.setParallelism(2);
-      return flink;
-    }
-    PipelineOptions direct = PipelineOptionsFactory.create();
-    direct.setRunner(DirectRunner.class);
-    return direct;
   }
 }
