@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.model;
 
+import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,7 +14,9 @@ import org.joda.time.Instant;
 
 /**
  * One parsed input record: its key, its event time, the value a sum adds up (0 when none is
- * configured), and the raw text it was parsed from. Immutable; encoded by {@link Event.Coder}.
+ * configured), the raw text it was parsed from, and the watermark its source had when it read the
+ * record ({@link #arrivalWatermark()}; the minimum when the source does not say). Immutable;
+ * encoded by {@link Event.Coder}.
  */
 public final class Event {
 
@@ -21,12 +24,24 @@ public final class Event {
   private final Instant eventTime;
   private final long value;
   private final String raw;
+  private final Instant arrivalWatermark;
 
+  /** An event from a source that does not say which watermark it met. */
   public Event(String key, Instant eventTime, long value, String raw) {
+    this(key, eventTime, value, raw, Watermarks.MIN);
+  }
+
+  public Event(String key, Instant eventTime, long value, String raw, Instant arrivalWatermark) {
     this.key = Objects.requireNonNull(key, "key");
     this.eventTime = Objects.requireNonNull(eventTime, "eventTime");
     this.value = value;
     this.raw = Objects.requireNonNull(raw, "raw");
+    this.arrivalWatermark = Objects.requireNonNull(arrivalWatermark, "arrivalWatermark");
+  }
+
+  /** The same event, as read by a source whose watermark was {@code watermark} at that moment. */
+  public Event arrivedAt(Instant watermark) {
+    return new Event(key, eventTime, value, raw, watermark);
   }
 
   public String key() {
@@ -45,6 +60,15 @@ public final class Event {
     return raw;
   }
 
+  /**
+   * The watermark of the source when it read this record, for a source that replays recorded data
+   * deterministically ({@code ReplaySource}); {@link Watermarks#MIN} for a live source, whose
+   * watermark the late-capture step reads at run time instead.
+   */
+  public Instant arrivalWatermark() {
+    return arrivalWatermark;
+  }
+
   @Override
   public boolean equals(@Nullable Object other) {
     if (!(other instanceof Event)) {
@@ -54,12 +78,13 @@ public final class Event {
     return key.equals(that.key)
         && eventTime.equals(that.eventTime)
         && value == that.value
-        && raw.equals(that.raw);
+        && raw.equals(that.raw)
+        && arrivalWatermark.equals(that.arrivalWatermark);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(key, eventTime, value, raw);
+    return Objects.hash(key, eventTime, value, raw, arrivalWatermark);
   }
 
   @Override
@@ -82,6 +107,7 @@ public final class Event {
       InstantCoder.of().encode(event.eventTime, out);
       VarLongCoder.of().encode(event.value, out);
       StringUtf8Coder.of().encode(event.raw, out);
+      InstantCoder.of().encode(event.arrivalWatermark, out);
     }
 
     @Override
@@ -90,7 +116,8 @@ public final class Event {
           StringUtf8Coder.of().decode(in),
           InstantCoder.of().decode(in),
           VarLongCoder.of().decode(in),
-          StringUtf8Coder.of().decode(in));
+          StringUtf8Coder.of().decode(in),
+          InstantCoder.of().decode(in));
     }
 
     @Override

@@ -2,6 +2,9 @@ package dev.tidemark.transforms.parse;
 
 import dev.tidemark.transforms.model.Event;
 import java.io.Serializable;
+import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
 
 /** Turns one text record into an {@link Event}, or says why it cannot. */
 public interface EventFormat extends Serializable {
@@ -12,4 +15,15 @@ public interface EventFormat extends Serializable {
    * @throws BadRecordException with the reason, when a field is missing or malformed
    */
   Event parse(String raw) throws BadRecordException;
+
+  /** The event time this format finds in a record, or null when it cannot parse the record. */
+  default SerializableFunction<String, @Nullable Instant> eventTimes() {
+    return raw -> {
+      try {
+        return parse(raw).eventTime();
+      } catch (BadRecordException e) {
+        return null;
+      }
+    };
+  }
 }

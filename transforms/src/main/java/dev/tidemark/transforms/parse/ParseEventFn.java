@@ -5,11 +5,13 @@ import dev.tidemark.transforms.model.Event;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.KV;
 import org.joda.time.Instant;
 
-/** The DoFn of {@link ParseEvents}. */
-final class ParseEventFn extends DoFn<String, Event> {
+/** The DoFn of {@link ParseEvents}: a record's text, with the watermark its source met. */
+final class ParseEventFn extends DoFn<KV<String, Instant>, Event> {
 
+  private final Counter recordsIn = Metrics.counter("tidemark", "recordsIn");
   private final Counter deadLetters = Metrics.counter("tidemark", "deadLetters");
   private final EventFormat format;
 
@@ -19,9 +21,13 @@ final class ParseEventFn extends DoFn<String, Event> {
 
   @ProcessElement
   public void processElement(
-      @Element String raw, @Timestamp Instant sourceTimestamp, MultiOutputReceiver out) {
+      @Element KV<String, Instant> record,
+      @Timestamp Instant sourceTimestamp,
+      MultiOutputReceiver out) {
+    recordsIn.inc();
+    String raw = record.getKey();
     try {
-      Event event = format.parse(raw);
+      Event event = format.parse(raw).arrivedAt(record.getValue());
       if (event.eventTime().isBefore(sourceTimestamp)) {
         throw new BadRecordException(
             "event time "

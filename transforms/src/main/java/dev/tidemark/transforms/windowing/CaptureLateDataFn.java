@@ -34,8 +34,13 @@ final class CaptureLateDataFn extends DoFn<KV<String, Event>, Event> {
       @TimerId(WATERMARK) Timer watermarkTimer,
       MultiOutputReceiver out) {
     Event event = keyed.getValue();
-    // For an event-time timer the "current relative time" is this step's input watermark.
-    Instant watermark = watermarkTimer.getCurrentRelativeTime();
+    // A replayed event is judged by the watermark its source had when it read it, the same on
+    // every runner. A live one by this step's input watermark: for an event-time timer the
+    // "current relative time" is exactly that.
+    Instant watermark =
+        windowing.isForReplayedInput()
+            ? event.arrivalWatermark()
+            : watermarkTimer.getCurrentRelativeTime();
     IntervalWindow window = windowing.windowOf(event.eventTime());
     if (windowing.isExpired(window, watermark)) {
       lateRecords.inc();

@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.Serializable;
 import org.apache.beam.sdk.transforms.windowing.AfterPane;
 import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
@@ -46,14 +47,21 @@ public final class EventTimeWindowing implements Serializable {
   /** The early-firing delay unless {@link #withIdleFlush} says otherwise. */
   public static final Duration DEFAULT_IDLE_FLUSH = Duration.standardSeconds(10);
 
+  /** Long enough that no window expires before the end of time, without overflowing. */
+  private static final Duration UNTIL_THE_END =
+      new Duration(Watermarks.MIN, GlobalWindow.INSTANCE.maxTimestamp());
+
   private final Duration size;
   private final Duration allowedLateness;
   private final Duration idleFlush;
+  private final boolean replayed;
 
-  private EventTimeWindowing(Duration size, Duration allowedLateness, Duration idleFlush) {
+  private EventTimeWindowing(
+      Duration size, Duration allowedLateness, Duration idleFlush, boolean replayed) {
     this.size = size;
     this.allowedLateness = allowedLateness;
     this.idleFlush = idleFlush;
+    this.replayed = replayed;
   }
 
   /** Tumbling windows of {@code size}, aligned to the epoch, no allowed lateness. */
@@ -62,7 +70,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "window size: " + size + " is not allowed; use a positive duration, e.g. 5s");
     }
-    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH);
+    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
   }
 
   /** How long after a window's end late data is still added to it (as LATE panes). */
@@ -71,7 +79,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "allowed lateness: " + allowedLateness + " is not allowed; use zero or more, e.g. 1m");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush);
+    return new EventTimeWindowing(size, allowedLateness, idleFlush, replayed);
   }
 
   /** How long after the first element of a pane an EARLY pane fires, whatever the watermark. */
@@ -80,7 +88,23 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "idle flush: " + idleFlush + " is not allowed; use a positive duration, e.g. 10s");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush);
+    return new EventTimeWindowing(size, allowedLateness, idleFlush, replayed);
+  }
+
+  /**
+   * For input from a {@code ReplaySource}: lateness is decided by the watermark each event met at
+   * the source ({@code Event.arrivalWatermark()}), so a replay gives the same results on every
+   * runner and at any parallelism, and the GroupByKey keeps every window until the end of the
+   * replay, so no runner can drop what that decision passed, however far its own watermark has run
+   * ahead. The cost: window state lives until the replay ends.
+   */
+  public EventTimeWindowing forReplayedInput() {
+    return new EventTimeWindowing(size, allowedLateness, idleFlush, true);
+  }
+
+  /** Whether {@link #forReplayedInput()} was asked for. */
+  public boolean isForReplayedInput() {
+    return replayed;
   }
 
   public Duration size() {
@@ -130,7 +154,8 @@ public final class EventTimeWindowing implements Serializable {
                 .withEarlyFirings(
                     AfterProcessingTime.pastFirstElementInPane().plusDelayOf(idleFlush))
                 .withLateFirings(AfterPane.elementCountAtLeast(1)))
-        .withAllowedLateness(allowedLateness, ClosingBehavior.FIRE_ALWAYS)
+        .withAllowedLateness(
+            replayed ? UNTIL_THE_END : allowedLateness, ClosingBehavior.FIRE_ALWAYS)
         .withOnTimeBehavior(OnTimeBehavior.FIRE_ALWAYS)
         .accumulatingFiredPanes();
   }
@@ -143,6 +168,7 @@ public final class EventTimeWindowing implements Serializable {
         + allowedLateness
         + ", idleFlush="
         + idleFlush
+        + (replayed ? ", replayed" : "")
         + "}";
   }
 }

@@ -8,6 +8,7 @@ import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.Runners;
 import java.util.HashMap;
@@ -19,8 +20,6 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.metrics.MetricResult;
-import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -118,7 +117,8 @@ class LateAccountingPropertyTest {
         equalTo((long) input.inputCount));
     assertThat(
         "no record is late twice", new HashSet<>(lateLines).size(), equalTo(lateLines.size()));
-    assertThat("Beam dropped nothing silently", droppedDueToLateness(result), equalTo(0L));
+    assertThat(
+        "Beam dropped nothing silently", BeamCounters.droppedDueToLateness(result), equalTo(0L));
 
     if (runner.equals("DirectRunner")) {
       // (2) And each outcome is the reference's.
@@ -132,16 +132,5 @@ class LateAccountingPropertyTest {
     Map<String, List<Long>> comparable = new HashMap<>();
     panes.forEach((k, v) -> comparable.put(k, List.of(v[0], v[1])));
     return comparable;
-  }
-
-  private static long droppedDueToLateness(PipelineResult result) {
-    long dropped = 0;
-    for (MetricResult<Long> counter :
-        result.metrics().queryMetrics(MetricsFilter.builder().build()).getCounters()) {
-      if (counter.getName().getName().equals("droppedDueToLateness")) {
-        dropped += counter.getAttempted();
-      }
-    }
-    return dropped;
   }
 }

@@ -1,0 +1,122 @@
+package dev.tidemark.transforms.io;
+
+import java.io.BufferedReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.MatchResult.Metadata;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The lines of the files that match a path or glob, in file-name order and, within a file, in line
+ * order. Read through Beam's {@link FileSystems}, so any file system Beam knows works.
+ */
+public final class FileLines implements RecordedLines {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String pattern;
+
+  private FileLines(String pattern) {
+    this.pattern = pattern;
+  }
+
+  /** The lines of the files matching {@code pattern}, e.g. {@code /data/orders-*.json}. */
+  public static FileLines matching(String pattern) {
+    return new FileLines(pattern);
+  }
+
+  /**
+   * The matching files, sorted by name.
+   *
+   * @throws IOException if the pattern matches nothing or cannot be read; the message says which
+   */
+  public List<Metadata> files() throws IOException {
+    MatchResult match = FileSystems.match(pattern);
+    if (match.status() != MatchResult.Status.OK || match.metadata().isEmpty()) {
+      throw new IOException("no file matches '" + pattern + "'");
+    }
+    List<Metadata> files = new ArrayList<>(match.metadata());
+    files.sort(Comparator.comparing(file -> file.resourceId().toString()));
+    return files;
+  }
+
+  @Override
+  public Iterator<String> open() throws IOException {
+    return new LinesOfFiles(files());
+  }
+
+  @Override
+  public String describe() {
+    return pattern;
+  }
+
+  /** Reads one file after another; closing it closes the open file. */
+  private static final class LinesOfFiles implements Iterator<String>, Closeable {
+    private final Iterator<Metadata> files;
+    private @Nullable BufferedReader reader;
+    private @Nullable String next;
+
+    LinesOfFiles(List<Metadata> files) throws IOException {
+      this.files = files.iterator();
+      next = readNext();
+    }
+
+    @Override
+    public boolean hasNext() {
+      return next != null;
+    }
+
+    @Override
+    public String next() {
+      if (next == null) {
+        throw new NoSuchElementException();
+      }
+      String line = next;
+      try {
+        next = readNext();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return line;
+    }
+
+    private @Nullable String readNext() throws IOException {
+      while (true) {
+        if (reader != null) {
+          String line = reader.readLine();
+          if (line != null) {
+            return line;
+          }
+          reader.close();
+          reader = null;
+        }
+        if (!files.hasNext()) {
+          return null;
+        }
+        reader =
+            new BufferedReader(
+                new InputStreamReader(
+                    Channels.newInputStream(FileSystems.open(files.next().resourceId())),
+                    StandardCharsets.UTF_8));
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (reader != null) {
+        reader.close();
+      }
+    }
+  }
+}

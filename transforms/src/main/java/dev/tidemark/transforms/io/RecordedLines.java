@@ -1,0 +1,15 @@
+package dev.tidemark.transforms.io;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.Iterator;
+
+/** Lines that can be read again from the start, in the same order: a file, a generated stream. */
+public interface RecordedLines extends Serializable {
+
+  /** Opens the lines from the first; the caller closes the iterator if it is {@code Closeable}. */
+  Iterator<String> open() throws IOException;
+
+  /** Where the lines come from, for log lines and errors. */
+  String describe();
+}

@@ -1,0 +1,173 @@
+package dev.tidemark.transforms.io;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+
+import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.parse.CsvEventFormat;
+import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.testing.BeamCounters;
+import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A recorded stream, replayed from two files, gives the same final counts, the same late records
+ * and the same dead letters on the DirectRunner and on embedded Flink at parallelism 1, 2 and 4,
+ * and they are the ones a straightforward reading of the files in order predicts.
+ */
+class ReplaySourceTest {
+
+  private static final Duration OUT_OF_ORDERNESS = Duration.standardSeconds(2);
+  private static final EventTimeWindowing WINDOWING =
+      EventTimeWindowing.fixed(Duration.standardSeconds(1))
+          .withAllowedLateness(Duration.millis(500));
+  private static final EventFormat FORMAT = CsvEventFormat.keyAndTime();
+
+  @TempDir static Path directory;
+
+  static Stream<Arguments> runners() {
+    return Stream.of(
+        Arguments.of("DirectRunner", 1),
+        Arguments.of("FlinkRunner", 1),
+        Arguments.of("FlinkRunner", 2),
+        Arguments.of("FlinkRunner", 4));
+  }
+
+  @ParameterizedTest(name = "{0} parallelism {1}")
+  @MethodSource("runners")
+  void replayGivesThePredictedResultsOnEveryRunner(String runner, int parallelism)
+      throws Exception {
+    List<String> lines = new ArrayList<>();
+    Iterator<String> generated =
+        GeneratedLines.records(3000)
+            .withKeys(4)
+            .withOutOfOrderness(Duration.standardSeconds(3))
+            .withLateFraction(0.02)
+            .withBadFraction(0.01)
+            .withSeed(7)
+            .open();
+    generated.forEachRemaining(lines::add);
+    Files.write(directory.resolve("part-1.csv"), lines.subList(0, 1500));
+    Files.write(directory.resolve("part-2.csv"), lines.subList(1500, lines.size()));
+    Prediction predicted = predict(lines);
+    assertThat("the recording has late records", predicted.late.size(), greaterThan(30));
+
+    Collected finals = new Collected();
+    Collected late = new Collected();
+    Collected dead = new Collected();
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
+    PCollectionTuple parsed =
+        pipeline
+            .apply(
+                "Replay",
+                Read.from(
+                    ReplaySource.of(
+                        FileLines.matching(directory.resolve("part-*.csv").toString()),
+                        FORMAT.eventTimes(),
+                        OUT_OF_ORDERNESS)))
+            .apply("Parse", ParseEvents.replayed(FORMAT));
+    PCollectionTuple counted =
+        parsed
+            .get(ParseEvents.EVENTS)
+            .apply("Count", CountPerWindow.of(WINDOWING.forReplayedInput()));
+    counted
+        .get(CountPerWindow.RESULTS)
+        .apply("Final", Filter.by((WindowResult r) -> r.pane().isFinal()))
+        .apply(
+            "Format",
+            MapElements.into(TypeDescriptors.strings())
+                .via(r -> r.key() + "," + r.pane().windowStart().getMillis() + "=" + r.count()))
+        .apply(finals.sink());
+    counted
+        .get(CountPerWindow.LATE)
+        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(late.sink());
+    parsed
+        .get(ParseEvents.DEAD_LETTER)
+        .apply("DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
+        .apply(dead.sink());
+
+    PipelineResult result = pipeline.run();
+    assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
+    assertThat(
+        "Beam dropped nothing silently", BeamCounters.droppedDueToLateness(result), equalTo(0L));
+    assertThat(new TreeMap<>(toMap(finals.snapshot())), equalTo(predicted.finals));
+    assertThat(Set.copyOf(late.snapshot()), equalTo(predicted.late));
+    assertThat(late.snapshot().size(), equalTo(predicted.late.size()));
+    assertThat(Set.copyOf(dead.snapshot()), equalTo(predicted.dead));
+  }
+
+  /** What reading the lines in order under bounded out-of-orderness says must come out. */
+  private static Prediction predict(List<String> lines) {
+    Prediction prediction = new Prediction();
+    Instant maxEventTime = null;
+    for (String line : lines) {
+      Instant watermark =
+          maxEventTime == null ? Watermarks.MIN : Watermarks.behind(maxEventTime, OUT_OF_ORDERNESS);
+      Instant eventTime;
+      String key;
+      try {
+        eventTime = FORMAT.parse(line).eventTime();
+        key = FORMAT.parse(line).key();
+      } catch (BadRecordException e) {
+        prediction.dead.add(line);
+        continue;
+      }
+      maxEventTime = maxEventTime == null ? eventTime : Watermarks.latest(maxEventTime, eventTime);
+      IntervalWindow window = WINDOWING.windowOf(eventTime);
+      if (WINDOWING.isExpired(window, watermark)) {
+        prediction.late.add(line);
+      } else {
+        prediction.finals.merge(key + "," + window.start().getMillis(), 1L, Long::sum);
+      }
+    }
+    return prediction;
+  }
+
+  private static TreeMap<String, Long> toMap(List<String> lines) {
+    TreeMap<String, Long> map = new TreeMap<>();
+    for (String line : lines) {
+      String[] parts = line.split("=");
+      Long previous = map.put(parts[0], Long.parseLong(parts[1]));
+      assertThat("one final pane for " + parts[0], previous, equalTo(null));
+    }
+    return map;
+  }
+
+  private static final class Prediction {
+    final TreeMap<String, Long> finals = new TreeMap<>();
+    final Set<String> late = new HashSet<>();
+    final Set<String> dead = new HashSet<>();
+  }
+}
