@@ -4,12 +4,11 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.joda.time.Duration;
-import org.joda.time.Period;
 import org.joda.time.format.ISOPeriodFormat;
 
 /**
- * Parses the durations of the command line: {@code 500ms}, {@code 5s}, {@code 1m}, {@code 2h} or
- * ISO-8601 {@code PT5S}.
+ * Parses the durations of the command line: {@code 500ms}, {@code 5s}, {@code 1m}, {@code 2h},
+ * {@code 1d} or ISO-8601 such as {@code PT5S}.
  */
 final class Durations {
 
@@ -20,11 +19,11 @@ final class Durations {
   /**
    * {@code text} as a duration of zero or more.
    *
-   * @throws IllegalArgumentException naming {@code option}, the value, and what is expected
+   * @throws ConfigurationException naming {@code option}, the value, and what is expected
    */
   static Duration parse(String option, String text) {
-    String trimmed = text == null ? "" : text.trim();
-    Matcher shortForm = SHORT.matcher(trimmed.toLowerCase(Locale.ROOT));
+    String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+    Matcher shortForm = SHORT.matcher(trimmed);
     try {
       if (shortForm.matches()) {
         long amount = Long.parseLong(shortForm.group(1));
@@ -41,9 +40,11 @@ final class Durations {
             return Duration.standardDays(amount);
         }
       }
-      if (trimmed.toUpperCase(Locale.ROOT).startsWith("P")) {
-        Period period = ISOPeriodFormat.standard().parsePeriod(trimmed.toUpperCase(Locale.ROOT));
-        Duration duration = period.toStandardDuration();
+      if (trimmed.startsWith("p")) {
+        Duration duration =
+            ISOPeriodFormat.standard()
+                .parsePeriod(trimmed.toUpperCase(Locale.ROOT))
+                .toStandardDuration();
         if (duration.getMillis() >= 0) {
           return duration;
         }
@@ -51,7 +52,7 @@ final class Durations {
     } catch (ArithmeticException | IllegalArgumentException | UnsupportedOperationException e) {
       // Falls through to the one error message below.
     }
-    throw new IllegalArgumentException(
+    throw new ConfigurationException(
         "--" + option + ": '" + text + "' is not a duration; use e.g. 5s, 500ms, 1m or PT5S");
   }
 }

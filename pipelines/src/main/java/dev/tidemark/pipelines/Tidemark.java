@@ -1,17 +1,102 @@
 package dev.tidemark.pipelines;
 
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
-/** The entry point of {@code tidemark.jar}. */
+/**
+ * The command line: {@code java -jar tidemark.jar <pipeline> [--option=value ...]}.
+ *
+ * <p>Runs on embedded Flink unless {@code --runner} says otherwise. Results go to the sinks (stdout
+ * by default), logs to stderr. Bad configuration fails before the job starts with one line on
+ * stderr and exit code 2; a run that ends prints a summary line on stderr.
+ */
 public final class Tidemark {
+
+  /** Exit code for bad configuration: the job did not start. */
+  static final int BAD_CONFIGURATION = 2;
+
+  private static final Map<String, Command<?>> PIPELINES =
+      Map.of(
+          "count", new Command<>(CountPipeline.Options.class, CountPipeline::build),
+          "metrics", new Command<>(MetricsPipeline.Options.class, MetricsPipeline::build),
+          "join", new Command<>(JoinPipeline.Options.class, JoinPipeline::build));
 
   private Tidemark() {}
 
-  /** Runs scenario S1's demo on embedded Flink; see {@link SocketCountDemo}. */
-  public static void main(String[] args) throws Exception {
-    PipelineOptionsFactory.register(SocketCountDemo.Options.class);
-    SocketCountDemo.Options options =
-        PipelineOptionsFactory.fromArgs(args).withValidation().as(SocketCountDemo.Options.class);
-    System.exit(SocketCountDemo.run(options));
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command line and returns the exit code, without exiting. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+      Help.general(args.length == 0 ? err : out);
+      return args.length == 0 ? BAD_CONFIGURATION : 0;
+    }
+    Command<?> command = PIPELINES.get(args[0]);
+    if (command == null) {
+      err.println(
+          "tidemark: '" + args[0] + "' is not a pipeline; use count, metrics or join (or --help)");
+      return BAD_CONFIGURATION;
+    }
+    List<String> options = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+    if (options.contains("--help")) {
+      Help.pipeline(args[0], command.options, out);
+      return 0;
+    }
+    try {
+      Pipeline pipeline = command.build(withDefaults(options));
+      PipelineResult result = pipeline.run();
+      PipelineResult.State state = result.waitUntilFinish();
+      err.println(RunSummary.of(result));
+      return state == PipelineResult.State.DONE ? 0 : 1;
+    } catch (ConfigurationException e) {
+      err.println("tidemark: " + e.getMessage());
+      return BAD_CONFIGURATION;
+    }
+  }
+
+  /** tidemark's defaults for Beam's own options: embedded Flink. */
+  private static String[] withDefaults(List<String> options) {
+    if (options.stream().noneMatch(option -> option.startsWith("--runner="))) {
+      options.add("--runner=FlinkRunner");
+    }
+    if (options.stream().noneMatch(option -> option.startsWith("--flinkMaster="))) {
+      options.add("--flinkMaster=[local]");
+    }
+    return options.toArray(String[]::new);
+  }
+
+  /** A pipeline's options interface and how to build it. */
+  private static final class Command<T extends PipelineOptions> {
+    private final Class<T> options;
+    private final Function<T, Pipeline> build;
+
+    Command(Class<T> options, Function<T, Pipeline> build) {
+      this.options = options;
+      this.build = build;
+    }
+
+    Pipeline build(String[] args) {
+      T parsed;
+      try {
+        parsed = PipelineOptionsFactory.fromArgs(args).withValidation().as(options);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException(OptionErrors.explain(e));
+      }
+      try {
+        return build.apply(parsed);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException(e.getMessage());
+      }
+    }
   }
 }

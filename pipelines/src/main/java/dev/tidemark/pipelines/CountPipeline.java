@@ -1,0 +1,133 @@
+package dev.tidemark.pipelines;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.parse.CsvEventFormat;
+import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.JsonEventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import java.util.Locale;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.joda.time.Duration;
+
+/**
+ * {@code count} (scenarios S1, S2, S3): per-key count, and optionally sum, in tumbling event-time
+ * windows. One JSON line per pane: {@code key}, {@code windowStart}, {@code windowEnd}, {@code
+ * count}, {@code sum} when asked, {@code timing} and {@code final}; late records and dead letters
+ * to their own sinks.
+ */
+public final class CountPipeline {
+
+  /** The options of {@code count}. */
+  public interface Options extends SourceOptions {
+    @Description("Size of the tumbling event-time windows")
+    @Default.String("5s")
+    String getWindowSize();
+
+    void setWindowSize(String value);
+
+    @Description("How far behind the newest event a record may arrive and still be on time")
+    @Default.String("1s")
+    String getMaxOutOfOrderness();
+
+    void setMaxOutOfOrderness(String value);
+
+    @Description("csv (key,epochMillis) or json (with --keyField and --timeField)")
+    @Default.String("csv")
+    String getFormat();
+
+    void setFormat(String value);
+
+    @Description("For --format=json: the field with the key")
+    @Default.String("key")
+    String getKeyField();
+
+    void setKeyField(String value);
+
+    @Description("For --format=json: the field with the event time, in epoch milliseconds")
+    @Default.String("time")
+    String getTimeField();
+
+    void setTimeField(String value);
+
+    @Description("For --format=json: a whole-number field to sum per key and window (optional)")
+    String getSumField();
+
+    void setSumField(String value);
+  }
+
+  private CountPipeline() {}
+
+  /** Builds the pipeline; every option is checked before it is returned. */
+  static Pipeline build(Options options) {
+    SourceUri source = SourceUri.parse("source", options.getSource());
+    SinkUri sink = SinkUri.parse("sink", options.getSink());
+    SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
+    SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());
+    EventFormat format = format(options);
+    boolean withSum = options.getSumField() != null;
+    Duration windowSize = Durations.parse("windowSize", options.getWindowSize());
+    Duration maxOutOfOrderness =
+        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness());
+    Plumbing.prepareRunner(options, source.startsFromImpulse());
+
+    Pipeline pipeline = Pipeline.create(options);
+    PCollectionTuple parsed =
+        source.read(
+            pipeline,
+            "",
+            format,
+            maxOutOfOrderness,
+            Plumbing.idleTimeout(options),
+            options.getStartFrom());
+    PCollectionTuple counted =
+        parsed
+            .get(ParseEvents.EVENTS)
+            .apply(
+                "CountPerWindow",
+                CountPerWindow.of(Plumbing.windowing(windowSize, options, source.isRecorded())));
+    counted
+        .get(CountPerWindow.RESULTS)
+        .apply(
+            "ResultsToJson",
+            ParDo.of(new Plumbing.ResultsToJsonFn<WindowResult>(r -> json(r, withSum))))
+        .apply("WriteResults", sink.write());
+    Plumbing.writeLate("", counted.get(CountPerWindow.LATE), lateSink);
+    Plumbing.writeDeadLetters("", parsed.get(ParseEvents.DEAD_LETTER), deadLetterSink);
+    return pipeline;
+  }
+
+  static String json(WindowResult result, boolean withSum) {
+    ObjectNode node = JsonLines.object();
+    node.put("key", result.key());
+    node.put("count", result.count());
+    if (withSum) {
+      node.put("sum", result.sum());
+    }
+    return JsonLines.text(JsonLines.withPane(node, result.pane()));
+  }
+
+  private static EventFormat format(Options options) {
+    String format = options.getFormat() == null ? "" : options.getFormat().toLowerCase(Locale.ROOT);
+    switch (format) {
+      case "csv":
+        if (options.getSumField() != null) {
+          throw new ConfigurationException(
+              "--sumField: only --format=json has named fields; csv lines are key,epochMillis");
+        }
+        return CsvEventFormat.keyAndTime();
+      case "json":
+        JsonEventFormat json =
+            JsonEventFormat.withKey(options.getKeyField()).withTime(options.getTimeField());
+        return options.getSumField() == null ? json : json.withValue(options.getSumField());
+      default:
+        throw new ConfigurationException(
+            "--format: '" + options.getFormat() + "' is not a format; use csv or json");
+    }
+  }
+}

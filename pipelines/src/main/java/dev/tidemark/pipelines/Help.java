@@ -1,0 +1,84 @@
+package dev.tidemark.pipelines;
+
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+
+/** {@code --help}: every option of a pipeline, with its default and what it does. */
+final class Help {
+
+  private static final String RUNNER_OPTIONS =
+      "  --runner=FlinkRunner\n"
+          + "      FlinkRunner or DirectRunner\n"
+          + "  --flinkMaster=[local]\n"
+          + "      [local] for an embedded Flink cluster, or HOST:PORT of a cluster's REST endpoint\n"
+          + "  --parallelism=<runner's default>\n"
+          + "      How many parallel instances each step runs\n";
+
+  private Help() {}
+
+  static void general(PrintStream out) {
+    out.println("usage: java -jar tidemark.jar <pipeline> [--option=value ...]");
+    out.println();
+    out.println("pipelines:");
+    out.println("  count    per-key count (and sum) in tumbling event-time windows (S1, S2, S3)");
+    out.println("  metrics  per (i, op) count per second of JSON statistics records (S5)");
+    out.println("  join     orders left-join coupons on orderBatchId per window (S4)");
+    out.println();
+    out.println("'java -jar tidemark.jar <pipeline> --help' lists a pipeline's options.");
+  }
+
+  static void pipeline(String name, Class<?> options, PrintStream out) {
+    out.println("usage: java -jar tidemark.jar " + name + " [--option=value ...]");
+    out.println();
+    out.println("options:");
+    for (Map.Entry<String, Method> option : ownOptions(options).entrySet()) {
+      Method getter = option.getValue();
+      Default.String defaultValue = getter.getAnnotation(Default.String.class);
+      out.println(
+          "  --"
+              + option.getKey()
+              + "="
+              + (defaultValue == null ? "<none>" : defaultValue.value()));
+      out.println("      " + getter.getAnnotation(Description.class).value());
+    }
+    out.print(RUNNER_OPTIONS);
+  }
+
+  /** The options tidemark declares, from the pipeline's interface up, by name. */
+  private static Map<String, Method> ownOptions(Class<?> options) {
+    List<Method> getters = new ArrayList<>();
+    collect(options, getters);
+    getters.sort(Comparator.comparing(Help::optionName));
+    Map<String, Method> byName = new LinkedHashMap<>();
+    for (Method getter : getters) {
+      byName.putIfAbsent(optionName(getter), getter);
+    }
+    return byName;
+  }
+
+  private static void collect(Class<?> type, List<Method> getters) {
+    if (!type.getPackageName().equals(Help.class.getPackageName())) {
+      return;
+    }
+    for (Method method : type.getDeclaredMethods()) {
+      if (method.getName().startsWith("get") && method.getAnnotation(Description.class) != null) {
+        getters.add(method);
+      }
+    }
+    for (Class<?> parent : type.getInterfaces()) {
+      collect(parent, getters);
+    }
+  }
+
+  private static String optionName(Method getter) {
+    String name = getter.getName().substring(3);
+    return Character.toLowerCase(name.charAt(0)) + name.substring(1);
+  }
+}

@@ -1,0 +1,123 @@
+package dev.tidemark.pipelines;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.parse.JsonEventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.joda.time.Duration;
+
+/**
+ * {@code metrics} (scenario S5): records {@code {"t":...,"i":...,"op":...}} counted per ({@code i},
+ * {@code op}) in 1 s windows, written as {@code
+ * {"index_name","event_time_log","op_type","count_result","timing"}} with {@code event_time_log}
+ * the window's end as {@code yyyy-MM-dd HH:mm:ss} — the SQL of S5: {@code SELECT i AS index_name,
+ * DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND), 'yyyy-MM-dd HH:mm:ss') AS event_time_log,
+ * op AS op_type, COUNT(op) AS count_result ... GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i,
+ * op}.
+ */
+public final class MetricsPipeline {
+
+  /** The options of {@code metrics}. */
+  public interface Options extends SourceOptions {
+    @Description("Size of the tumbling event-time windows")
+    @Default.String("1s")
+    String getWindowSize();
+
+    void setWindowSize(String value);
+
+    @Description("How far behind the newest event a record may arrive and still be on time")
+    @Default.String("2s")
+    String getMaxOutOfOrderness();
+
+    void setMaxOutOfOrderness(String value);
+
+    @Description("Time zone of event_time_log, e.g. UTC or Asia/Shanghai")
+    @Default.String("UTC")
+    String getTimeZone();
+
+    void setTimeZone(String value);
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private MetricsPipeline() {}
+
+  /** Builds the pipeline; every option is checked before it is returned. */
+  static Pipeline build(Options options) {
+    SourceUri source = SourceUri.parse("source", options.getSource());
+    SinkUri sink = SinkUri.parse("sink", options.getSink());
+    SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
+    SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());
+    String timeZone = timeZone(options.getTimeZone());
+    Duration windowSize = Durations.parse("windowSize", options.getWindowSize());
+    Duration maxOutOfOrderness =
+        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness());
+    Plumbing.prepareRunner(options, source.startsFromImpulse());
+
+    Pipeline pipeline = Pipeline.create(options);
+    PCollectionTuple parsed =
+        source.read(
+            pipeline,
+            "",
+            JsonEventFormat.withKey("i", "op").withTime("t"),
+            maxOutOfOrderness,
+            Plumbing.idleTimeout(options),
+            options.getStartFrom());
+    PCollectionTuple counted =
+        parsed
+            .get(ParseEvents.EVENTS)
+            .apply(
+                "CountPerIndexAndOp",
+                CountPerWindow.of(Plumbing.windowing(windowSize, options, source.isRecorded())));
+    counted
+        .get(CountPerWindow.RESULTS)
+        .apply(
+            "ResultsToJson",
+            ParDo.of(new Plumbing.ResultsToJsonFn<WindowResult>(r -> json(r, timeZone))))
+        .apply("WriteResults", sink.write());
+    Plumbing.writeLate("", counted.get(CountPerWindow.LATE), lateSink);
+    Plumbing.writeDeadLetters("", parsed.get(ParseEvents.DEAD_LETTER), deadLetterSink);
+    return pipeline;
+  }
+
+  static String json(WindowResult result, String timeZone) {
+    JsonNode key;
+    try {
+      key = JSON.readTree(result.key());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the key of a metrics result is not [i, op]: " + result, e);
+    }
+    ObjectNode node = JsonLines.object();
+    node.put("index_name", key.get(0).asText());
+    node.put(
+        "event_time_log",
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.of(timeZone))
+            .format(java.time.Instant.ofEpochMilli(result.pane().windowEnd().getMillis())));
+    node.put("op_type", key.get(1).asText());
+    node.put("count_result", result.count());
+    node.put("timing", result.pane().timing().name());
+    return JsonLines.text(node);
+  }
+
+  private static String timeZone(String timeZone) {
+    try {
+      return ZoneId.of(timeZone).getId();
+    } catch (DateTimeException | NullPointerException e) {
+      throw new ConfigurationException(
+          "--timeZone: '" + timeZone + "' is not a time zone; use e.g. UTC or Asia/Shanghai");
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.tidemark.pipelines;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Turns Beam's option-parsing errors into tidemark's one-line messages. */
+final class OptionErrors {
+
+  private static final Pattern UNKNOWN = Pattern.compile("missing a property named '([^']+)'");
+  private static final Pattern MISSING =
+      Pattern.compile("Missing required value for \\[--([^,]+),");
+
+  private OptionErrors() {}
+
+  static String explain(IllegalArgumentException e) {
+    String message = String.valueOf(e.getMessage());
+    Matcher unknown = UNKNOWN.matcher(message);
+    if (unknown.find()) {
+      return "--" + unknown.group(1) + " is not an option; see --help";
+    }
+    Matcher missing = MISSING.matcher(message);
+    if (missing.find()) {
+      return "--" + missing.group(1) + " is required; see --help";
+    }
+    return message.lines().findFirst().orElse(message);
+  }
+}

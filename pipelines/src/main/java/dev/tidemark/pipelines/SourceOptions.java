@@ -1,0 +1,19 @@
+package dev.tidemark.pipelines;
+
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+
+/** The options of a pipeline that reads one source. */
+public interface SourceOptions extends TidemarkOptions {
+
+  @Description(
+      "Where records come from: file:PATH (a file or glob, replayed in file order), "
+          + "socket://HOST:PORT (add ?reconnect=false to end when the sender closes), "
+          + "kafka://HOST:PORT/TOPIC, generator: (e.g. generator:records=1000,keys=5,"
+          + "outOfOrderness=2s,late=0.01,bad=0.01,rate=100,seed=1) or sample: (the bundled "
+          + "sample)")
+  @Default.String("sample:")
+  String getSource();
+
+  void setSource(String value);
+}

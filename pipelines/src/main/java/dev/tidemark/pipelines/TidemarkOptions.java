@@ -1,0 +1,52 @@
+package dev.tidemark.pipelines;
+
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+
+/**
+ * The options every tidemark pipeline takes. Sinks are URIs; durations accept {@code 500ms}, {@code
+ * 5s}, {@code 1m} or ISO-8601 ({@code PT5S}). Runner options ({@code --runner}, {@code
+ * --flinkMaster}, {@code --parallelism}) come from Beam and Flink.
+ */
+public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
+
+  @Description("Where results go: stdout, file:PATH (JSON lines) or kafka://HOST:PORT/TOPIC")
+  @Default.String("stdout")
+  String getSink();
+
+  void setSink(String value);
+
+  @Description("Where late records go (same forms as --sink)")
+  @Default.String("stdout")
+  String getLateSink();
+
+  void setLateSink(String value);
+
+  @Description("Where records that cannot be parsed go, with the reason (same forms as --sink)")
+  @Default.String("stdout")
+  String getDeadLetterSink();
+
+  void setDeadLetterSink(String value);
+
+  @Description("How long after its end a window still takes late records (as LATE panes)")
+  @Default.String("0s")
+  String getAllowedLateness();
+
+  void setAllowedLateness(String value);
+
+  @Description(
+      "How long an input must be quiet before its watermark advances without data, and how long "
+          + "after a window's first record an EARLY result is emitted whatever the watermark")
+  @Default.String("10s")
+  String getIdleTimeout();
+
+  void setIdleTimeout(String value);
+
+  @Description("For kafka:// sources: earliest or latest")
+  @Default.String("earliest")
+  String getStartFrom();
+
+  void setStartFrom(String value);
+}
