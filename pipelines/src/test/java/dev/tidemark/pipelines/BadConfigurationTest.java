@@ -1,0 +1,87 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Bad configuration fails before the job starts: exit code 2 and exactly one line on stderr that
+ * says what was wrong, with the value, and what is expected; no stack trace.
+ */
+class BadConfigurationTest {
+
+  @TempDir static Path directory;
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics or join (or --help)",
+        "unknown option | count --windowSise=5s | tidemark: --windowSise is not an option; see --help",
+        "bad duration | count --windowSize=abc | tidemark: --windowSize: 'abc' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
+        "negative ISO duration | count --allowedLateness=PT-5S | tidemark: --allowedLateness: 'PT-5S' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
+        "zero idle timeout | count --idleTimeout=0s | tidemark: --idleTimeout: 0 is not allowed; use e.g. 10s",
+        "unknown scheme | count --source=ftp://host/file | tidemark: --source: 'ftp://host/file' is not a source; use file:PATH, socket://HOST:PORT, kafka://HOST:PORT/TOPIC, generator: or sample:",
+        "unreachable file | count --source=file:/nonexistent/tidemark/*.csv | tidemark: --source: no file matches '/nonexistent/tidemark/*.csv'",
+        "bad port | count --source=socket://localhost:99999 | tidemark: --source: '99999' is not a TCP port; use a number from 1 to 65535",
+        "kafka without topic | count --source=kafka://localhost:9092 | tidemark: --source: 'kafka://localhost:9092' names no topic; use kafka://HOST:PORT/TOPIC",
+        "bad generator setting | count --source=generator:speed=3 | tidemark: --source: 'speed' is not a generator setting; use records, keys, outOfOrderness, late, bad, rate or seed",
+        "bad generator number | count --source=generator:late=lots | tidemark: --source: a generator setting in 'generator:late=lots' is not a number",
+        "bad sink | count --sink=s3://bucket/out | tidemark: --sink: 's3://bucket/out' is not a sink; use stdout, file:PATH or kafka://HOST:PORT/TOPIC",
+        "sink directory missing | count --lateSink=file:/nonexistent/tidemark/late.json | tidemark: --lateSink: cannot write '/nonexistent/tidemark/late.json'; its directory must exist",
+        "bad format | count --format=xml | tidemark: --format: 'xml' is not a format; use csv or json",
+        "sum without json | count --sumField=id | tidemark: --sumField: only --format=json has named fields; csv lines are key,epochMillis",
+        "bad start position | count --source=kafka://localhost:9092/t --startFrom=middle | tidemark: --startFrom: 'middle' is not a start position; use earliest or latest",
+        "bad time zone | metrics --timeZone=Mars/Olympus | tidemark: --timeZone: 'Mars/Olympus' is not a time zone; use e.g. UTC or Asia/Shanghai",
+        "join without orders | join --coupons=sample: | tidemark: --orders is required; see --help",
+      })
+  void failsBeforeTheJobStartsWithOneClearLine(String name, String args, String expected) {
+    CommandLine run = CommandLine.run(args.trim().split(" "));
+
+    assertThat(run.exitCode, equalTo(2));
+    assertThat(run.err, equalTo(expected.trim() + System.lineSeparator()));
+    assertThat(run.out, equalTo(""));
+  }
+
+  @Test
+  void noArgumentsPrintsUsageAndFails() {
+    CommandLine run = CommandLine.run();
+    assertThat(run.exitCode, equalTo(2));
+    assertThat(run.err, containsString("usage: java -jar tidemark.jar <pipeline>"));
+  }
+
+  @Test
+  void helpListsEveryOptionWithItsDefault() {
+    CommandLine run = CommandLine.run("count", "--help");
+    assertThat(run.exitCode, equalTo(0));
+    for (String option :
+        new String[] {
+          "--source=sample:",
+          "--sink=stdout",
+          "--lateSink=stdout",
+          "--deadLetterSink=stdout",
+          "--windowSize=5s",
+          "--maxOutOfOrderness=1s",
+          "--allowedLateness=0s",
+          "--idleTimeout=10s",
+          "--format=csv",
+          "--keyField=key",
+          "--timeField=time",
+          "--sumField=<none>",
+          "--startFrom=earliest",
+          "--runner=FlinkRunner",
+          "--flinkMaster=[local]",
+          "--parallelism="
+        }) {
+      assertThat(run.out, containsString(option));
+    }
+    assertThat(CommandLine.run("metrics", "--help").out, containsString("--windowSize=1s"));
+    assertThat(CommandLine.run("join", "--help").out, containsString("--orders=<none>"));
+  }
+}
