@@ -1,0 +1,180 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.transforms.testing.KafkaBroker;
+import dev.tidemark.transforms.testing.Runners;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code count} and {@code metrics} against a real Kafka broker, on the DirectRunner: topics with
+ * several partitions, some of them empty, read from the earliest offset while the job keeps
+ * running; every window fires, the last ones by the idle rule.
+ */
+class KafkaPipelinesIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static KafkaBroker broker;
+
+  @TempDir Path directory;
+
+  @BeforeAll
+  static void startBroker() throws Exception {
+    broker = KafkaBroker.start();
+  }
+
+  @AfterAll
+  static void stopBroker() throws Exception {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @Test
+  void countFiresEveryWindowWithTwoOfFourPartitionsEmpty() throws Exception {
+    broker.createTopic("clicks", 4);
+    long base = 1586489565000L;
+    List<String> a = new ArrayList<>();
+    List<String> b = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (int i = 0; i < 20; i++) {
+      a.add("a," + (base + i * 1000L));
+      expected.merge("a," + (base + (i / 5) * 5000L), 1L, Long::sum);
+      if (i % 3 == 0) {
+        b.add("b," + (base + i * 1000L + 300));
+        expected.merge("b," + (base + (i / 5) * 5000L), 1L, Long::sum);
+      }
+    }
+    broker.send("clicks", 0, a);
+    broker.send("clicks", 2, b);
+    Path out = directory.resolve("counts.json");
+
+    CountPipeline.Options options =
+        PipelineOptionsFactory.fromArgs(
+                "--source=kafka://" + broker.bootstrapServers() + "/clicks",
+                "--sink=file:" + out,
+                "--idleTimeout=3s",
+                "--runner=DirectRunner",
+                "--blockOnRun=false")
+            .withValidation()
+            .as(CountPipeline.Options.class);
+    PipelineResult running = CountPipeline.build(options).run();
+    try {
+      Supplier<Map<String, Long>> finals = () -> finalCounts(out);
+      assertThat(awaitEqual(finals, expected, 120), equalTo(expected));
+      assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
+  @Test
+  void metricsWritesTheS5RowsToAnOutputTopic() throws Exception {
+    broker.createTopic("stats", 2);
+    broker.createTopic("stats-per-second", 1);
+    long base = 1580896327330L;
+    List<String> records = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    DateTimeFormatter format =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+    for (int i = 0; i < 30; i++) {
+      long t = base + i * 150L;
+      String op = i % 2 == 0 ? "es_sink" : "kafka_sink";
+      records.add("{\"t\":" + t + ",\"st\":\"DIRECT\",\"i\":\"idx\",\"op\":\"" + op + "\"}");
+      long end = t - Math.floorMod(t, 1000L) + 1000;
+      expected.merge(
+          "idx|" + format.format(java.time.Instant.ofEpochMilli(end)) + "|" + op, 1L, Long::sum);
+    }
+    broker.send("stats", 1, records);
+
+    MetricsPipeline.Options options =
+        PipelineOptionsFactory.fromArgs(
+                "--source=kafka://" + broker.bootstrapServers() + "/stats",
+                "--sink=kafka://" + broker.bootstrapServers() + "/stats-per-second",
+                "--idleTimeout=3s",
+                "--runner=DirectRunner",
+                "--blockOnRun=false")
+            .withValidation()
+            .as(MetricsPipeline.Options.class);
+    PipelineResult running = MetricsPipeline.build(options).run();
+    try (KafkaConsumer<String, String> consumer = consumer()) {
+      consumer.subscribe(List.of("stats-per-second"));
+      Map<String, Long> latest = new TreeMap<>();
+      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+      while (!latest.equals(expected) && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+          JsonNode row = JSON.readTree(record.value());
+          latest.put(
+              row.get("index_name").asText()
+                  + "|"
+                  + row.get("event_time_log").asText()
+                  + "|"
+                  + row.get("op_type").asText(),
+              row.get("count_result").asLong());
+        }
+      }
+      assertThat(latest, equalTo(expected));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
+  private static KafkaConsumer<String, String> consumer() {
+    Properties config = new Properties();
+    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, "tidemark-it");
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    return new KafkaConsumer<>(config);
+  }
+
+  private static Map<String, Long> finalCounts(Path out) {
+    Map<String, Long> counts = new TreeMap<>();
+    try {
+      for (JsonNode result : Outputs.read(out)) {
+        if (result.get("final").asBoolean()) {
+          counts.put(
+              result.get("key").asText() + "," + result.get("windowStart").asLong(),
+              result.get("count").asLong());
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return counts;
+  }
+
+  private static <T> T awaitEqual(Supplier<T> actual, T expected, int seconds)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+    T value = actual.get();
+    while (!value.equals(expected) && System.nanoTime() < deadline) {
+      Thread.sleep(250);
+      value = actual.get();
+    }
+    return value;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.transforms.testing.LineServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code count} from its command line on a real socket (DirectRunner: on Flink a socket job keeps
+ * running after the sender closes, see {@code ReadSocketLines}; the socket source itself is tested
+ * on Flink in transforms/).
+ */
+class SocketCountTest {
+
+  @TempDir Path directory;
+
+  @Test
+  void countsWhatTheSenderSentAndEndsWhenItCloses() throws Exception {
+    Path out = directory.resolve("results.json");
+    try (LineServer server = new LineServer()) {
+      CompletableFuture<CommandLine> run =
+          CompletableFuture.supplyAsync(
+              () ->
+                  CommandLine.run(
+                      "count",
+                      "--source=socket://127.0.0.1:" + server.port() + "?reconnect=false",
+                      "--sink=file:" + out,
+                      "--runner=DirectRunner"));
+      server.awaitClient(60, TimeUnit.SECONDS);
+      server.send(List.of("01,1586489566000", "01,1586489567000", "02,1586489571000", "oops"));
+      server.close();
+
+      CommandLine finished = run.get(120, TimeUnit.SECONDS);
+      assertThat(finished.err, finished.exitCode, equalTo(0));
+      List<String> finals = new ArrayList<>();
+      for (JsonNode result : Outputs.read(out)) {
+        if (result.get("final").asBoolean()) {
+          finals.add(result.get("key").asText() + "=" + result.get("count").asLong());
+        }
+      }
+      assertThat(finals, containsInAnyOrder("01=2", "02=1"));
+      assertThat(
+          finished.err.lines().reduce((a, b) -> b).orElse(""),
+          equalTo(
+              "tidemark: 4 records in, "
+                  + Outputs.read(out).size()
+                  + " results out, 0 late, 1 dead letters"));
+    }
+  }
+}
