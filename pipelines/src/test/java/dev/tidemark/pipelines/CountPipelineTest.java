@@ -9,10 +9,8 @@ import dev.tidemark.transforms.io.GeneratedLines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.joda.time.Duration;
@@ -77,11 +75,13 @@ class CountPipelineTest {
             "--parallelism=" + parallelism);
 
     assertThat(run.err, run.exitCode, equalTo(0));
-    Prediction predicted = Prediction.of(Files.readAllLines(input));
+    CsvReplayPrediction predicted =
+        CsvReplayPrediction.of(
+            Files.readAllLines(input), WINDOW, OUT_OF_ORDERNESS, ALLOWED_LATENESS);
     assertThat(predicted.late.size(), greaterThan(20));
-    assertThat(finalCounts(Outputs.read(out)), equalTo(predicted.finalCounts));
-    assertThat(records(Outputs.read(late), "late"), equalTo(predicted.late));
-    assertThat(records(Outputs.read(dead), "deadLetter"), equalTo(predicted.dead));
+    assertThat(Outputs.finalCounts(Outputs.read(out)), equalTo(predicted.finalCounts));
+    assertThat(Outputs.records(Outputs.read(late), "late"), equalTo(predicted.late));
+    assertThat(Outputs.records(Outputs.read(dead), "deadLetter"), equalTo(predicted.dead));
     assertThat(
         run.err.lines().reduce((first, second) -> second).orElse(""),
         equalTo(
@@ -137,65 +137,5 @@ class CountPipelineTest {
     assertThat(
         sums, equalTo(Map.of("a@0", "2/4", "b@0", "1/2", "a@5000", "2/11", "b@5000", "1/5")));
     assertThat(Outputs.read(dead).get(0).get("reason").asText(), equalTo("missing field 'amount'"));
-  }
-
-  private static Map<String, Long> finalCounts(List<JsonNode> results) {
-    Map<String, Long> counts = new TreeMap<>();
-    for (JsonNode result : results) {
-      if (result.get("final").asBoolean()) {
-        Long previous =
-            counts.put(
-                result.get("key").asText() + "," + result.get("windowStart").asLong(),
-                result.get("count").asLong());
-        assertThat("one final pane per key and window", previous, equalTo(null));
-      }
-    }
-    return counts;
-  }
-
-  private static Set<String> records(List<JsonNode> lines, String type) {
-    Set<String> records = new HashSet<>();
-    for (JsonNode line : lines) {
-      assertThat(line.get("type").asText(), equalTo(type));
-      records.add(line.get("record").asText());
-    }
-    assertThat("no record twice", records.size(), equalTo(lines.size()));
-    return records;
-  }
-
-  /** Reads the file in order: each line's watermark is the newest event time so far - bound. */
-  private static final class Prediction {
-    final Map<String, Long> finalCounts = new TreeMap<>();
-    final Set<String> late = new HashSet<>();
-    final Set<String> dead = new HashSet<>();
-
-    static Prediction of(List<String> lines) {
-      Prediction prediction = new Prediction();
-      Long maxEventTime = null;
-      for (String line : lines) {
-        String[] fields = line.split(",");
-        long eventTime;
-        try {
-          if (fields.length != 2) {
-            throw new NumberFormatException();
-          }
-          eventTime = Long.parseLong(fields[1]);
-        } catch (NumberFormatException e) {
-          prediction.dead.add(line);
-          continue;
-        }
-        long watermark =
-            maxEventTime == null ? Long.MIN_VALUE : maxEventTime - OUT_OF_ORDERNESS - 1;
-        maxEventTime = maxEventTime == null ? eventTime : Math.max(maxEventTime, eventTime);
-        long windowStart = eventTime - Math.floorMod(eventTime, WINDOW);
-        long expiresAt = windowStart + WINDOW - 1 + ALLOWED_LATENESS;
-        if (expiresAt < watermark) {
-          prediction.late.add(line);
-        } else {
-          prediction.finalCounts.merge(fields[0] + "," + windowStart, 1L, Long::sum);
-        }
-      }
-      return prediction;
-    }
   }
 }

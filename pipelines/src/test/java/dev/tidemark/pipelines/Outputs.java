@@ -1,12 +1,19 @@
 package dev.tidemark.pipelines;
 
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /** Reads back the JSON lines a run wrote to a file sink. */
 final class Outputs {
@@ -24,5 +31,30 @@ final class Outputs {
       nodes.add(JSON.readTree(line));
     }
     return nodes;
+  }
+
+  /** "key,windowStart" -> count, of the final panes; fails on a second final pane. */
+  static Map<String, Long> finalCounts(List<JsonNode> results) {
+    Map<String, Long> counts = new TreeMap<>();
+    for (JsonNode result : results) {
+      if (result.get("final").asBoolean()) {
+        Long previous =
+            counts.put(
+                result.get("key").asText() + "," + result.get("windowStart").asLong(),
+                result.get("count").asLong());
+        assertThat("one final pane per key and window", previous, equalTo(null));
+      }
+    }
+    return counts;
+  }
+
+  static Set<String> records(List<JsonNode> lines, String type) {
+    Set<String> records = new HashSet<>();
+    for (JsonNode line : lines) {
+      assertThat(line.get("type").asText(), equalTo(type));
+      records.add(line.get("record").asText());
+    }
+    assertThat("no record twice", records.size(), equalTo(lines.size()));
+    return records;
   }
 }
