@@ -18,6 +18,9 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.GaugeResult;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -85,6 +88,15 @@ class KafkaPipelinesIT {
       Supplier<Map<String, Long>> finals = () -> finalCounts(out);
       assertThat(awaitEqual(finals, expected, 120), equalTo(expected));
       assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
+      // Why each partition's watermark is where it is: the empty ones say so.
+      Map<String, Long> gauges = new TreeMap<>();
+      for (MetricResult<GaugeResult> gauge :
+          running.metrics().queryMetrics(MetricsFilter.builder().build()).getGauges()) {
+        gauges.put(gauge.getName().getName(), gauge.getAttempted().getValue());
+      }
+      assertThat(gauges.get("activity[clicks-1]"), equalTo(2L));
+      assertThat(gauges.get("activity[clicks-3]"), equalTo(2L));
+      assertThat(gauges.containsKey("watermark[clicks-0]"), equalTo(true));
     } finally {
       Runners.cancel(running);
     }
