@@ -22,7 +22,7 @@ import org.joda.time.Instant;
  *     p.apply(
  *         "ReadLines",
  *         ReadSocketLines.from("localhost", 7777)
- *             .withEventTime(LineEventTimes.csvEpochMillis(1))
+ *             .withEventTime(CsvEventFormat.keyAndTime().eventTimes())
  *             .withMaxOutOfOrderness(Duration.standardSeconds(1))
  *             .withIdleTimeout(Duration.standardSeconds(5)));
  * }</pre>

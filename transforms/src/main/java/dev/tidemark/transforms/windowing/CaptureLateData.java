@@ -31,8 +31,9 @@ import org.joda.time.Duration;
  * expiresAt(window) >= W}, where W is this step's input watermark at that moment. This step's
  * output watermark never exceeds its input watermark, and the GroupByKey downstream sees the event
  * before any later watermark of this step: on Flink because elements and watermarks travel in order
- * on each channel, on the DirectRunner because a pending element holds its consumer's watermark. So
- * when the GroupByKey gets the event its input watermark is at most W, and the event is not
+ * on each channel, on the DirectRunner because an element pending for a step holds that step's
+ * watermark (tests race a fast source against this on both runners; Beam's drop counter stays 0).
+ * So when the GroupByKey gets the event its input watermark is at most W, and the event is not
  * dropped. An event this step routes to {@link #LATE} had its window expired under W, and the
  * GroupByKey would have dropped it. Hence every event ends in exactly one place: a window's final
  * pane or the late output.

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.lessThan;
 
+import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.LineServer;
 import dev.tidemark.transforms.testing.Runners;
@@ -149,7 +150,7 @@ class ReadSocketLinesTest {
 
   private static ReadSocketLines readS1Lines(int port, Duration idleTimeout) {
     return ReadSocketLines.from("127.0.0.1", port)
-        .withEventTime(LineEventTimes.csvEpochMillis(1))
+        .withEventTime(CsvEventFormat.keyAndTime().eventTimes())
         .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
         .withIdleTimeout(idleTimeout)
         .endWhenClosed();

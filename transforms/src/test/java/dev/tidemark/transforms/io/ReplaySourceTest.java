@@ -128,6 +128,57 @@ class ReplaySourceTest {
     assertThat(Set.copyOf(dead.snapshot()), equalTo(predicted.dead));
   }
 
+  @ParameterizedTest(name = "{0} parallelism {1}")
+  @MethodSource("runners")
+  void liveRulesOnAFastSourceLoseNothing(String runner, int parallelism) throws Exception {
+    // The replay read as fast as the runner can, but judged by the runtime watermark, as a live
+    // source is: which records are late then depends on timing, but none may be lost.
+    Collected finals = new Collected();
+    Collected late = new Collected();
+    Collected dead = new Collected();
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
+    PCollectionTuple parsed =
+        pipeline
+            .apply(
+                "Replay",
+                Read.from(
+                    ReplaySource.of(
+                        GeneratedLines.records(3000)
+                            .withKeys(4)
+                            .withOutOfOrderness(Duration.standardSeconds(3))
+                            .withLateFraction(0.02)
+                            .withBadFraction(0.01)
+                            .withSeed(8),
+                        FORMAT.eventTimes(),
+                        OUT_OF_ORDERNESS)))
+            .apply("Parse", ParseEvents.replayed(FORMAT));
+    PCollectionTuple counted =
+        parsed.get(ParseEvents.EVENTS).apply("Count", CountPerWindow.of(WINDOWING));
+    counted
+        .get(CountPerWindow.RESULTS)
+        .apply("Final", Filter.by((WindowResult r) -> r.pane().isFinal()))
+        .apply("Counts", MapElements.into(TypeDescriptors.strings()).via(r -> "" + r.count()))
+        .apply(finals.sink());
+    counted
+        .get(CountPerWindow.LATE)
+        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(late.sink());
+    parsed
+        .get(ParseEvents.DEAD_LETTER)
+        .apply("DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
+        .apply(dead.sink());
+
+    PipelineResult result = pipeline.run();
+    assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
+    long inFinalPanes = finals.snapshot().stream().mapToLong(Long::parseLong).sum();
+    assertThat(
+        "records in = counted in final panes + late + dead letters",
+        inFinalPanes + late.snapshot().size() + dead.snapshot().size(),
+        equalTo(3000L));
+    assertThat(
+        "Beam dropped nothing silently", BeamCounters.droppedDueToLateness(result), equalTo(0L));
+  }
+
   /** What reading the lines in order under bounded out-of-orderness says must come out. */
   private static Prediction predict(List<String> lines) {
     Prediction prediction = new Prediction();

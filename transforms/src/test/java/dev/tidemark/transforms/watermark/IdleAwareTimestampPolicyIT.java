@@ -6,7 +6,7 @@ import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.tidemark.transforms.io.LineEventTimes;
+import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
@@ -63,7 +63,8 @@ class IdleAwareTimestampPolicyIT {
         countPerWindow(
             topic,
             IdleAwareTimestampPolicyFactory.<String, String>byEventTime(
-                    record -> LineEventTimes.csvEpochMillis(1).apply(record.getKV().getValue()))
+                    record ->
+                        CsvEventFormat.keyAndTime().eventTimes().apply(record.getKV().getValue()))
                 .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
                 .withIdleTimeout(IDLE_TIMEOUT),
             windows);
@@ -91,7 +92,7 @@ class IdleAwareTimestampPolicyIT {
     TimestampPolicyFactory<String, String> beams =
         (partition, previousWatermark) ->
             new CustomTimestampPolicyWithLimitedDelay<>(
-                record -> LineEventTimes.csvEpochMillis(1).apply(record.getKV().getValue()),
+                record -> CsvEventFormat.keyAndTime().eventTimes().apply(record.getKV().getValue()),
                 OUT_OF_ORDERNESS,
                 previousWatermark);
     Pipeline pipeline = countPerWindow(topic, beams, windows);
