@@ -5,15 +5,10 @@ import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.JsonEventFormat;
-import dev.tidemark.transforms.parse.ParseEvents;
-import dev.tidemark.transforms.windowing.CountPerWindow;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.values.PCollectionTuple;
-import org.joda.time.Duration;
 
 /**
  * {@code count} (scenarios S1, S2, S3): per-key count, and optionally sum, in tumbling event-time
@@ -65,41 +60,14 @@ public final class CountPipeline {
 
   /** Builds the pipeline; every option is checked before it is returned. */
   static Pipeline build(Options options) {
-    SourceUri source = SourceUri.parse("source", options.getSource());
-    SinkUri sink = SinkUri.parse("sink", options.getSink());
-    SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
-    SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());
     EventFormat format = format(options);
     boolean withSum = options.getSumField() != null;
-    Duration windowSize = Durations.parse("windowSize", options.getWindowSize());
-    Duration maxOutOfOrderness =
-        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness());
-    Plumbing.prepareRunner(options, source.startsFromImpulse());
-
-    Pipeline pipeline = Pipeline.create(options);
-    PCollectionTuple parsed =
-        source.read(
-            pipeline,
-            "",
-            format,
-            maxOutOfOrderness,
-            Plumbing.idleTimeout(options),
-            options.getStartFrom());
-    PCollectionTuple counted =
-        parsed
-            .get(ParseEvents.EVENTS)
-            .apply(
-                "CountPerWindow",
-                CountPerWindow.of(Plumbing.windowing(windowSize, options, source.isRecorded())));
-    counted
-        .get(CountPerWindow.RESULTS)
-        .apply(
-            "ResultsToJson",
-            ParDo.of(new Plumbing.ResultsToJsonFn<WindowResult>(r -> json(r, withSum))))
-        .apply("WriteResults", sink.write());
-    Plumbing.writeLate("", counted.get(CountPerWindow.LATE), lateSink);
-    Plumbing.writeDeadLetters("", parsed.get(ParseEvents.DEAD_LETTER), deadLetterSink);
-    return pipeline;
+    return CountingPipeline.build(
+        options,
+        format,
+        Durations.parse("windowSize", options.getWindowSize()),
+        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness()),
+        result -> json(result, withSum));
   }
 
   static String json(WindowResult result, boolean withSum) {

@@ -6,17 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
-import dev.tidemark.transforms.parse.ParseEvents;
-import dev.tidemark.transforms.windowing.CountPerWindow;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.values.PCollectionTuple;
-import org.joda.time.Duration;
 
 /**
  * {@code metrics} (scenario S5): records {@code {"t":...,"i":...,"op":...}} counted per ({@code i},
@@ -56,40 +51,13 @@ public final class MetricsPipeline {
 
   /** Builds the pipeline; every option is checked before it is returned. */
   static Pipeline build(Options options) {
-    SourceUri source = SourceUri.parse("source", options.getSource());
-    SinkUri sink = SinkUri.parse("sink", options.getSink());
-    SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
-    SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());
     String timeZone = timeZone(options.getTimeZone());
-    Duration windowSize = Durations.parse("windowSize", options.getWindowSize());
-    Duration maxOutOfOrderness =
-        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness());
-    Plumbing.prepareRunner(options, source.startsFromImpulse());
-
-    Pipeline pipeline = Pipeline.create(options);
-    PCollectionTuple parsed =
-        source.read(
-            pipeline,
-            "",
-            JsonEventFormat.withKey("i", "op").withTime("t"),
-            maxOutOfOrderness,
-            Plumbing.idleTimeout(options),
-            options.getStartFrom());
-    PCollectionTuple counted =
-        parsed
-            .get(ParseEvents.EVENTS)
-            .apply(
-                "CountPerIndexAndOp",
-                CountPerWindow.of(Plumbing.windowing(windowSize, options, source.isRecorded())));
-    counted
-        .get(CountPerWindow.RESULTS)
-        .apply(
-            "ResultsToJson",
-            ParDo.of(new Plumbing.ResultsToJsonFn<WindowResult>(r -> json(r, timeZone))))
-        .apply("WriteResults", sink.write());
-    Plumbing.writeLate("", counted.get(CountPerWindow.LATE), lateSink);
-    Plumbing.writeDeadLetters("", parsed.get(ParseEvents.DEAD_LETTER), deadLetterSink);
-    return pipeline;
+    return CountingPipeline.build(
+        options,
+        JsonEventFormat.withKey("i", "op").withTime("t"),
+        Durations.parse("windowSize", options.getWindowSize()),
+        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness()),
+        result -> json(result, timeZone));
   }
 
   static String json(WindowResult result, String timeZone) {

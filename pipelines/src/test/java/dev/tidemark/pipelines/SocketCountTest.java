@@ -24,6 +24,7 @@ class SocketCountTest {
   @TempDir Path directory;
 
   @Test
+  @SuppressWarnings("try") // The server is closed inside the block: that ends the stream.
   void countsWhatTheSenderSentAndEndsWhenItCloses() throws Exception {
     Path out = directory.resolve("results.json");
     try (LineServer server = new LineServer()) {

@@ -4,15 +4,12 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 
-import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.LateRecord;
-import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.BeamCounters;
-import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.CountedOutputs;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.CountPerWindow;
@@ -29,11 +26,8 @@ import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.Read;
-import org.apache.beam.sdk.transforms.Filter;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,9 +77,6 @@ class ReplaySourceTest {
     Prediction predicted = predict(lines);
     assertThat("the recording has late records", predicted.late.size(), greaterThan(30));
 
-    Collected finals = new Collected();
-    Collected late = new Collected();
-    Collected dead = new Collected();
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
     PCollectionTuple parsed =
         pipeline
@@ -101,31 +92,16 @@ class ReplaySourceTest {
         parsed
             .get(ParseEvents.EVENTS)
             .apply("Count", CountPerWindow.of(WINDOWING.forReplayedInput()));
-    counted
-        .get(CountPerWindow.RESULTS)
-        .apply("Final", Filter.by((WindowResult r) -> r.pane().isFinal()))
-        .apply(
-            "Format",
-            MapElements.into(TypeDescriptors.strings())
-                .via(r -> r.key() + "," + r.pane().windowStart().getMillis() + "=" + r.count()))
-        .apply(finals.sink());
-    counted
-        .get(CountPerWindow.LATE)
-        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
-        .apply(late.sink());
-    parsed
-        .get(ParseEvents.DEAD_LETTER)
-        .apply("DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
-        .apply(dead.sink());
+    CountedOutputs outputs = CountedOutputs.of(parsed, counted);
 
     PipelineResult result = pipeline.run();
     assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
     assertThat(
         "Beam dropped nothing silently", BeamCounters.droppedDueToLateness(result), equalTo(0L));
-    assertThat(new TreeMap<>(toMap(finals.snapshot())), equalTo(predicted.finals));
-    assertThat(Set.copyOf(late.snapshot()), equalTo(predicted.late));
-    assertThat(late.snapshot().size(), equalTo(predicted.late.size()));
-    assertThat(Set.copyOf(dead.snapshot()), equalTo(predicted.dead));
+    assertThat(outputs.finalCounts(), equalTo(predicted.finals));
+    assertThat(Set.copyOf(outputs.lateRecords()), equalTo(predicted.late));
+    assertThat(outputs.lateRecords().size(), equalTo(predicted.late.size()));
+    assertThat(Set.copyOf(outputs.deadLetters()), equalTo(predicted.dead));
   }
 
   @ParameterizedTest(name = "{0} parallelism {1}")
@@ -133,9 +109,6 @@ class ReplaySourceTest {
   void liveRulesOnAFastSourceLoseNothing(String runner, int parallelism) throws Exception {
     // The replay read as fast as the runner can, but judged by the runtime watermark, as a live
     // source is: which records are late then depends on timing, but none may be lost.
-    Collected finals = new Collected();
-    Collected late = new Collected();
-    Collected dead = new Collected();
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
     PCollectionTuple parsed =
         pipeline
@@ -154,26 +127,13 @@ class ReplaySourceTest {
             .apply("Parse", ParseEvents.replayed(FORMAT));
     PCollectionTuple counted =
         parsed.get(ParseEvents.EVENTS).apply("Count", CountPerWindow.of(WINDOWING));
-    counted
-        .get(CountPerWindow.RESULTS)
-        .apply("Final", Filter.by((WindowResult r) -> r.pane().isFinal()))
-        .apply("Counts", MapElements.into(TypeDescriptors.strings()).via(r -> "" + r.count()))
-        .apply(finals.sink());
-    counted
-        .get(CountPerWindow.LATE)
-        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
-        .apply(late.sink());
-    parsed
-        .get(ParseEvents.DEAD_LETTER)
-        .apply("DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
-        .apply(dead.sink());
+    CountedOutputs outputs = CountedOutputs.of(parsed, counted);
 
     PipelineResult result = pipeline.run();
     assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
-    long inFinalPanes = finals.snapshot().stream().mapToLong(Long::parseLong).sum();
     assertThat(
         "records in = counted in final panes + late + dead letters",
-        inFinalPanes + late.snapshot().size() + dead.snapshot().size(),
+        outputs.countedInFinalPanes() + outputs.lateRecords().size() + outputs.deadLetters().size(),
         equalTo(3000L));
     assertThat(
         "Beam dropped nothing silently", BeamCounters.droppedDueToLateness(result), equalTo(0L));
@@ -204,16 +164,6 @@ class ReplaySourceTest {
       }
     }
     return prediction;
-  }
-
-  private static TreeMap<String, Long> toMap(List<String> lines) {
-    TreeMap<String, Long> map = new TreeMap<>();
-    for (String line : lines) {
-      String[] parts = line.split("=");
-      Long previous = map.put(parts[0], Long.parseLong(parts[1]));
-      assertThat("one final pane for " + parts[0], previous, equalTo(null));
-    }
-    return map;
   }
 
   private static final class Prediction {

@@ -3,26 +3,21 @@ package dev.tidemark.transforms.windowing;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.LateRecord;
-import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.BeamCounters;
-import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.CountedOutputs;
 import dev.tidemark.transforms.testing.Runners;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -54,10 +49,6 @@ class LateAccountingPropertyTest {
   @MethodSource("streams")
   void everyRecordEndsInExactlyOnePlace(String runner, long seed) {
     RandomStream input = new RandomStream(seed, WINDOWING);
-    Collected finals = new Collected();
-    Collected late = new Collected();
-    Collected dead = new Collected();
-
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, 2));
     PCollectionTuple parsed =
         pipeline
@@ -65,55 +56,19 @@ class LateAccountingPropertyTest {
             .apply("Parse", ParseEvents.with(CsvEventFormat.keyAndTime().withValue()));
     PCollectionTuple counted =
         parsed.get(ParseEvents.EVENTS).apply("Count", CountPerWindow.of(WINDOWING));
-    counted
-        .get(CountPerWindow.RESULTS)
-        .apply(
-            "FinalPanes",
-            MapElements.into(TypeDescriptors.strings())
-                .via(
-                    (WindowResult r) ->
-                        r.pane().isFinal()
-                            ? r.key()
-                                + ","
-                                + r.pane().windowStart().getMillis()
-                                + "="
-                                + r.count()
-                                + ","
-                                + r.sum()
-                            : ""))
-        .apply(finals.sink());
-    counted
-        .get(CountPerWindow.LATE)
-        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
-        .apply(late.sink());
-    parsed
-        .get(ParseEvents.DEAD_LETTER)
-        .apply("DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
-        .apply(dead.sink());
+    CountedOutputs outputs = CountedOutputs.of(parsed, counted);
 
     PipelineResult result = pipeline.run();
     assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
 
-    Map<String, long[]> finalPanes = new HashMap<>();
-    for (String line : finals.snapshot()) {
-      if (line.isEmpty()) {
-        continue;
-      }
-      String[] keyAndValues = line.split("=");
-      String[] values = keyAndValues[1].split(",");
-      long[] previous =
-          finalPanes.put(
-              keyAndValues[0], new long[] {Long.parseLong(values[0]), Long.parseLong(values[1])});
-      assertThat("one final pane per key and window: " + keyAndValues[0], previous, equalTo(null));
-    }
-    long countedInFinalPanes = finalPanes.values().stream().mapToLong(v -> v[0]).sum();
-    List<String> lateLines = late.snapshot();
-    List<String> deadLines = dead.snapshot();
+    Map<String, List<Long>> finalPanes = outputs.finalCountsAndSums();
+    List<String> lateLines = outputs.lateRecords();
+    List<String> deadLines = outputs.deadLetters();
 
     // (1) The invariant, exactly, on every runner.
     assertThat(
         "records in = counted in final panes + late + dead letters",
-        countedInFinalPanes + lateLines.size() + deadLines.size(),
+        outputs.countedInFinalPanes() + lateLines.size() + deadLines.size(),
         equalTo((long) input.inputCount));
     assertThat(
         "no record is late twice", new HashSet<>(lateLines).size(), equalTo(lateLines.size()));
@@ -124,12 +79,12 @@ class LateAccountingPropertyTest {
       // (2) And each outcome is the reference's.
       assertThat(Set.copyOf(deadLines), equalTo(input.expectedDeadLetters));
       assertThat(Set.copyOf(lateLines), equalTo(input.expectedLate));
-      assertThat(asComparable(finalPanes), equalTo(asComparable(input.expectedFinal)));
+      assertThat(finalPanes, equalTo(asComparable(input.expectedFinal)));
     }
   }
 
   private static Map<String, List<Long>> asComparable(Map<String, long[]> panes) {
-    Map<String, List<Long>> comparable = new HashMap<>();
+    Map<String, List<Long>> comparable = new TreeMap<>();
     panes.forEach((k, v) -> comparable.put(k, List.of(v[0], v[1])));
     return comparable;
   }

@@ -88,7 +88,7 @@ final class RandomStream {
 
   private static TestStream.Builder<String> addAll(
       TestStream.Builder<String> builder, List<TimestampedValue<String>> batch) {
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     TimestampedValue<String>[] rest =
         batch.subList(1, batch.size()).toArray(new TimestampedValue[0]);
     return builder.addElements(batch.get(0), rest);

@@ -1,0 +1,93 @@
+package dev.tidemark.transforms.testing;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptors;
+
+/**
+ * Where every record of a {@code ParseEvents} + {@code CountPerWindow} pipeline ended, collected in
+ * this JVM: the final panes, the late records and the dead letters.
+ */
+public final class CountedOutputs {
+
+  private final Collected finalPanes = new Collected();
+  private final Collected late = new Collected();
+  private final Collected deadLetters = new Collected();
+
+  private CountedOutputs() {}
+
+  /** Attaches the collectors to {@code parsed} and {@code counted}; run the pipeline after. */
+  public static CountedOutputs of(PCollectionTuple parsed, PCollectionTuple counted) {
+    CountedOutputs outputs = new CountedOutputs();
+    counted
+        .get(CountPerWindow.RESULTS)
+        .apply("FinalPanes", Filter.by((WindowResult r) -> r.pane().isFinal()))
+        .apply(
+            "FinalCounts",
+            MapElements.into(TypeDescriptors.strings())
+                .via(
+                    r ->
+                        r.key()
+                            + ","
+                            + r.pane().windowStart().getMillis()
+                            + "="
+                            + r.count()
+                            + ","
+                            + r.sum()))
+        .apply(outputs.finalPanes.sink());
+    counted
+        .get(CountPerWindow.LATE)
+        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(outputs.late.sink());
+    parsed
+        .get(ParseEvents.DEAD_LETTER)
+        .apply("DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
+        .apply(outputs.deadLetters.sink());
+    return outputs;
+  }
+
+  /** "key,windowStart" -> [count, sum] of each final pane; fails on a second one per window. */
+  public Map<String, List<Long>> finalCountsAndSums() {
+    Map<String, List<Long>> panes = new TreeMap<>();
+    for (String line : finalPanes.snapshot()) {
+      String[] keyAndValues = line.split("=");
+      String[] values = keyAndValues[1].split(",");
+      List<Long> previous =
+          panes.put(keyAndValues[0], List.of(Long.parseLong(values[0]), Long.parseLong(values[1])));
+      assertThat("one final pane for " + keyAndValues[0], previous, equalTo(null));
+    }
+    return panes;
+  }
+
+  /** "key,windowStart" -> count of each final pane. */
+  public Map<String, Long> finalCounts() {
+    Map<String, Long> counts = new TreeMap<>();
+    finalCountsAndSums().forEach((window, values) -> counts.put(window, values.get(0)));
+    return counts;
+  }
+
+  /** How many records the final panes count. */
+  public long countedInFinalPanes() {
+    return finalCounts().values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  public List<String> lateRecords() {
+    return late.snapshot();
+  }
+
+  public List<String> deadLetters() {
+    return deadLetters.snapshot();
+  }
+}
