@@ -26,11 +26,15 @@ final class JsonLines {
     }
   }
 
-  /** Adds the pane's window and timing to {@code node}. */
+  /**
+   * Adds the pane's window, timing, index (0, 1, ...: keep the highest per key and window) and
+   * finality to {@code node}.
+   */
   static ObjectNode withPane(ObjectNode node, WindowPane pane) {
     node.put("windowStart", pane.windowStart().getMillis());
     node.put("windowEnd", pane.windowEnd().getMillis());
     node.put("timing", pane.timing().name());
+    node.put("pane", pane.index());
     node.put("final", pane.isFinal());
     return node;
   }

@@ -72,16 +72,6 @@ public final class GeneratedLines implements RecordedLines {
         records, keys, start, step, outOfOrderness, lateFraction, badFraction, seed);
   }
 
-  public GeneratedLines withStart(Instant start) {
-    return new GeneratedLines(
-        records, keys, start, step, outOfOrderness, lateFraction, badFraction, seed);
-  }
-
-  public GeneratedLines withStep(Duration step) {
-    return new GeneratedLines(
-        records, keys, start, step, outOfOrderness, lateFraction, badFraction, seed);
-  }
-
   public GeneratedLines withOutOfOrderness(Duration outOfOrderness) {
     return new GeneratedLines(
         records, keys, start, step, outOfOrderness, lateFraction, badFraction, seed);

@@ -91,11 +91,6 @@ public final class IdleAwareTimestampPolicyFactory<K, V> implements TimestampPol
         eventTime, IdleAwareWatermark.emptyFollowsWallClock(rule.maxOutOfOrderness(), idleTimeout));
   }
 
-  /** The rule the policies apply. */
-  public IdleAwareWatermark rule() {
-    return rule;
-  }
-
   @Override
   public TimestampPolicy<K, V> createTimestampPolicy(
       TopicPartition partition, Optional<Instant> previousWatermark) {
