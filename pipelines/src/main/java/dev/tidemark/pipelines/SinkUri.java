@@ -91,20 +91,37 @@ final class SinkUri {
     return uri;
   }
 
-  /** Prints or appends each line; one lock per file in this JVM keeps lines whole. */
+  /**
+   * Prints each line, or appends a bundle's lines to the file in one write at the end of the
+   * bundle; one lock per file in this JVM keeps concurrent bundles' lines whole.
+   */
   private static final class WriteLineFn extends DoFn<String, Void> {
     private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
 
     private final String target;
+    private transient StringBuilder bundle;
 
     WriteLineFn(String target) {
       this.target = target;
+    }
+
+    @StartBundle
+    public void startBundle() {
+      bundle = new StringBuilder();
     }
 
     @ProcessElement
     public void processElement(@Element String line) {
       if (target.equals("stdout")) {
         System.out.println(line);
+      } else {
+        bundle.append(line).append('\n');
+      }
+    }
+
+    @FinishBundle
+    public void finishBundle() {
+      if (bundle.length() == 0) {
         return;
       }
       Path path = Path.of(target.substring("file:".length())).toAbsolutePath();
@@ -112,7 +129,7 @@ final class SinkUri {
         try {
           Files.writeString(
               path,
-              line + "\n",
+              bundle,
               StandardCharsets.UTF_8,
               StandardOpenOption.CREATE,
               StandardOpenOption.APPEND);
@@ -120,6 +137,7 @@ final class SinkUri {
           throw new UncheckedIOException("cannot append to " + path, e);
         }
       }
+      bundle.setLength(0);
     }
   }
 }
