@@ -19,13 +19,15 @@ final class Plumbing {
   private Plumbing() {}
 
   /**
-   * Makes the run a streaming run; on Flink keeps Impulse alive when a source starts from it (see
-   * {@code ReadSocketLines}); on the DirectRunner uses {@code --parallelism} as its target.
+   * Makes the run a streaming run. On Flink, keeps Impulse alive when a source starts from it (see
+   * {@code ReadSocketLines}), and otherwise lets finished sources shut down, so that a replay ends
+   * the job even with checkpointing on (Flink's default then keeps them forever). On the
+   * DirectRunner, uses {@code --parallelism} as its target.
    */
   static void prepareRunner(TidemarkOptions options, boolean sourceStartsFromImpulse) {
     options.setStreaming(true);
-    if (options.getRunner() == FlinkRunner.class && sourceStartsFromImpulse) {
-      options.setShutdownSourcesAfterIdleMs(Long.MAX_VALUE);
+    if (options.getRunner() == FlinkRunner.class) {
+      options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
     }
     if (options.getParallelism() != null && options.getParallelism() > 0) {
       options.setTargetParallelism(options.getParallelism());

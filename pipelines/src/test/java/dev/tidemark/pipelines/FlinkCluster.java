@@ -36,7 +36,13 @@ final class FlinkCluster implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(killOnExit);
   }
 
+  /** A cluster with one TaskManager. */
   static FlinkCluster start() throws Exception {
+    return start(1);
+  }
+
+  /** A cluster with {@code taskManagers} TaskManagers of 2 slots each. */
+  static FlinkCluster start(int taskManagers) throws Exception {
     Path directory = Files.createTempDirectory("tidemark-flink-");
     int restPort = dev.tidemark.transforms.testing.LineServer.freePort();
     int rpcPort = dev.tidemark.transforms.testing.LineServer.freePort();
@@ -45,8 +51,11 @@ final class FlinkCluster implements AutoCloseable {
     try {
       cluster.launch(
           "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "jobmanager");
-      cluster.launch("org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "taskmanager");
-      cluster.awaitTaskManager();
+      for (int i = 1; i <= taskManagers; i++) {
+        cluster.launch(
+            "org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "taskmanager" + i);
+      }
+      cluster.awaitTaskManagers(taskManagers);
     } catch (Exception e) {
       cluster.close();
       throw e;
@@ -109,7 +118,19 @@ final class FlinkCluster implements AutoCloseable {
             .start());
   }
 
-  private void awaitTaskManager() throws Exception {
+  /** Kills TaskManager {@code number} (from 1) at once, as a crashed machine would go. */
+  void killTaskManager(int number) {
+    processes.get(number).destroyForcibly();
+  }
+
+  /** Starts one more TaskManager, numbered after the others. */
+  void startTaskManager() throws IOException {
+    launch(
+        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+        "taskmanager" + processes.size());
+  }
+
+  private void awaitTaskManagers(int count) throws Exception {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       for (Process process : processes) {
@@ -118,7 +139,7 @@ final class FlinkCluster implements AutoCloseable {
         }
       }
       try {
-        if (rest("/overview").contains("\"taskmanagers\":1")) {
+        if (rest("/overview").contains("\"taskmanagers\":" + count)) {
           return;
         }
       } catch (IOException notYet) {
@@ -131,7 +152,7 @@ final class FlinkCluster implements AutoCloseable {
 
   private String logs() throws IOException {
     StringBuilder logs = new StringBuilder();
-    for (String name : List.of("jobmanager", "taskmanager")) {
+    for (String name : List.of("jobmanager", "taskmanager1", "taskmanager2")) {
       Path log = directory.resolve(name + ".log");
       if (Files.exists(log)) {
         List<String> lines = Files.readAllLines(log);
@@ -168,6 +189,8 @@ final class FlinkCluster implements AutoCloseable {
         // The cluster runs on the test classpath, whose Kafka broker jars bring Jackson's Scala
         // module; loading Jackson from that classpath keeps the job's Jackson the same type.
         "classloader.parent-first-patterns.additional: com.fasterxml.jackson",
+        "heartbeat.timeout: 10000",
+        "heartbeat.interval: 2000",
         "");
   }
 }
