@@ -25,7 +25,7 @@ final class CountingPipeline {
       Duration windowSize,
       Duration maxOutOfOrderness,
       SerializableFunction<WindowResult, String> toJson) {
-    SourceUri source = SourceUri.parse("source", options.getSource());
+    Source source = SourceUri.parse("source", options.getSource());
     SinkUri sink = SinkUri.parse("sink", options.getSink());
     SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
     SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());

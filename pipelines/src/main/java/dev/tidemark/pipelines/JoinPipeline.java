@@ -60,8 +60,8 @@ public final class JoinPipeline {
 
   /** Builds the pipeline; every option is checked before it is returned. */
   static Pipeline build(Options options) {
-    SourceUri orders = SourceUri.parse("orders", options.getOrders());
-    SourceUri coupons = SourceUri.parse("coupons", options.getCoupons());
+    Source orders = SourceUri.parse("orders", options.getOrders());
+    Source coupons = SourceUri.parse("coupons", options.getCoupons());
     SinkUri sink = SinkUri.parse("sink", options.getSink());
     SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
     SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());

@@ -1,0 +1,80 @@
+package dev.tidemark.pipelines;
+
+import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.watermark.IdleAwareTimestampPolicyFactory;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.io.kafka.KafkaIO;
+import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.transforms.Values;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/** {@code kafka://HOST:PORT/TOPIC}: every partition, with tidemark's idle-aware policy. */
+final class KafkaSource implements Source {
+
+  private final String bootstrapServers;
+  private final String topic;
+
+  KafkaSource(String bootstrapServers, String topic) {
+    this.bootstrapServers = bootstrapServers;
+    this.topic = topic;
+  }
+
+  @Override
+  public boolean isRecorded() {
+    return false;
+  }
+
+  @Override
+  public boolean startsFromImpulse() {
+    return false;
+  }
+
+  @Override
+  public PCollectionTuple read(
+      Pipeline pipeline,
+      String name,
+      EventFormat format,
+      Duration maxOutOfOrderness,
+      Duration idleTimeout,
+      String startFrom) {
+    SerializableFunction<String, @Nullable Instant> eventTimes = format.eventTimes();
+    return pipeline
+        .apply(
+            "ReadKafka" + name,
+            KafkaIO.<String, String>read()
+                .withBootstrapServers(bootstrapServers)
+                .withTopic(topic)
+                .withKeyDeserializer(StringDeserializer.class)
+                .withValueDeserializer(StringDeserializer.class)
+                .withConsumerConfigUpdates(
+                    Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset(startFrom)))
+                .withTimestampPolicyFactory(
+                    IdleAwareTimestampPolicyFactory.<String, String>byEventTime(
+                            record -> {
+                              String value = record.getKV().getValue();
+                              return value == null ? null : eventTimes.apply(value);
+                            })
+                        .withMaxOutOfOrderness(maxOutOfOrderness)
+                        .withIdleTimeout(idleTimeout))
+                .withoutMetadata())
+        .apply("Values" + name, Values.create())
+        .apply("Parse" + name, ParseEvents.with(format));
+  }
+
+  private static String offsetReset(String startFrom) {
+    String value = startFrom == null ? "" : startFrom.trim().toLowerCase(Locale.ROOT);
+    if (!value.equals("earliest") && !value.equals("latest")) {
+      throw new ConfigurationException(
+          "--startFrom: '" + startFrom + "' is not a start position; use earliest or latest");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,50 @@
+package dev.tidemark.pipelines;
+
+import dev.tidemark.transforms.io.ReadSocketLines;
+import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.joda.time.Duration;
+
+/** {@code socket://HOST:PORT[?reconnect=false]}: lines from a TCP server. */
+final class SocketSource implements Source {
+
+  private final String host;
+  private final int port;
+  private final boolean reconnect;
+
+  SocketSource(String host, int port, boolean reconnect) {
+    this.host = host;
+    this.port = port;
+    this.reconnect = reconnect;
+  }
+
+  @Override
+  public boolean isRecorded() {
+    return false;
+  }
+
+  @Override
+  public boolean startsFromImpulse() {
+    return true;
+  }
+
+  @Override
+  public PCollectionTuple read(
+      Pipeline pipeline,
+      String name,
+      EventFormat format,
+      Duration maxOutOfOrderness,
+      Duration idleTimeout,
+      String startFrom) {
+    ReadSocketLines socket =
+        ReadSocketLines.from(host, port)
+            .withEventTime(format.eventTimes())
+            .withMaxOutOfOrderness(maxOutOfOrderness)
+            .withIdleTimeout(idleTimeout);
+    return pipeline
+        .apply("ReadSocket" + name, reconnect ? socket : socket.endWhenClosed())
+        .apply("Parse" + name, ParseEvents.with(format));
+  }
+}
