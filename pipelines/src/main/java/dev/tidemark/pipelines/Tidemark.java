@@ -37,9 +37,20 @@ public final class Tidemark {
 
   /** Runs the command line and returns the exit code, without exiting. */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
-      Help.general(args.length == 0 ? err : out);
-      return args.length == 0 ? BAD_CONFIGURATION : 0;
+    if (args.length == 0) {
+      Help.general(err);
+      return BAD_CONFIGURATION;
+    }
+    if (args[0].equals("--help") || args[0].equals("help")) {
+      Help.general(out);
+      PIPELINES.keySet().stream()
+          .sorted()
+          .forEach(
+              name -> {
+                out.println();
+                Help.pipeline(name, PIPELINES.get(name).options, out);
+              });
+      return 0;
     }
     Command<?> command = PIPELINES.get(args[0]);
     if (command == null) {

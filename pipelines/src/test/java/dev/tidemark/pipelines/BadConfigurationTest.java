@@ -82,6 +82,10 @@ class BadConfigurationTest {
       assertThat(run.out, containsString(option));
     }
     assertThat(CommandLine.run("metrics", "--help").out, containsString("--windowSize=1s"));
+    CommandLine all = CommandLine.run("--help");
+    assertThat(all.exitCode, equalTo(0));
+    assertThat(all.out, containsString("usage: java -jar tidemark.jar join"));
+    assertThat(all.out, containsString("--timeZone=UTC"));
     assertThat(CommandLine.run("join", "--help").out, containsString("--orders=<none>"));
   }
 }
