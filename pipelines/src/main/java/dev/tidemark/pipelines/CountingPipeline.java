@@ -37,9 +37,8 @@ final class CountingPipeline {
             pipeline,
             "",
             format,
-            maxOutOfOrderness,
-            Plumbing.idleTimeout(options),
-            options.getStartFrom());
+            new EventTimeSettings(
+                maxOutOfOrderness, Plumbing.idleTimeout(options), options.getStartFrom()));
     PCollectionTuple counted =
         parsed
             .get(ParseEvents.EVENTS)

@@ -68,7 +68,9 @@ public final class JoinPipeline {
     Duration windowSize = Durations.parse("windowSize", options.getWindowSize());
     Duration maxOutOfOrderness =
         Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness());
-    Duration idleTimeout = Plumbing.idleTimeout(options);
+    EventTimeSettings settings =
+        new EventTimeSettings(
+            maxOutOfOrderness, Plumbing.idleTimeout(options), options.getStartFrom());
     Plumbing.prepareRunner(options, orders.startsFromImpulse() || coupons.startsFromImpulse());
 
     Pipeline pipeline = Pipeline.create(options);
@@ -77,17 +79,13 @@ public final class JoinPipeline {
             pipeline,
             "Orders",
             JsonEventFormat.withKey("orderBatchId").withTime("orderLastModifyTime"),
-            maxOutOfOrderness,
-            idleTimeout,
-            options.getStartFrom());
+            settings);
     PCollectionTuple parsedCoupons =
         coupons.read(
             pipeline,
             "Coupons",
             JsonEventFormat.withKey("orderBatchId").withTime("lastModifyTime"),
-            maxOutOfOrderness,
-            idleTimeout,
-            options.getStartFrom());
+            settings);
     boolean replayed = orders.isRecorded() && coupons.isRecorded();
     PCollectionTuple joined =
         PCollectionTuple.of(LeftJoinPerWindow.LEFT, parsedOrders.get(ParseEvents.EVENTS))

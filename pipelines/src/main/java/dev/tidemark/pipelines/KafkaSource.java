@@ -13,7 +13,6 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /** {@code kafka://HOST:PORT/TOPIC}: every partition, with tidemark's idle-aware policy. */
@@ -28,23 +27,8 @@ final class KafkaSource implements Source {
   }
 
   @Override
-  public boolean isRecorded() {
-    return false;
-  }
-
-  @Override
-  public boolean startsFromImpulse() {
-    return false;
-  }
-
-  @Override
   public PCollectionTuple read(
-      Pipeline pipeline,
-      String name,
-      EventFormat format,
-      Duration maxOutOfOrderness,
-      Duration idleTimeout,
-      String startFrom) {
+      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
     SerializableFunction<String, @Nullable Instant> eventTimes = format.eventTimes();
     return pipeline
         .apply(
@@ -55,15 +39,16 @@ final class KafkaSource implements Source {
                 .withKeyDeserializer(StringDeserializer.class)
                 .withValueDeserializer(StringDeserializer.class)
                 .withConsumerConfigUpdates(
-                    Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset(startFrom)))
+                    Map.of(
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset(settings.startFrom())))
                 .withTimestampPolicyFactory(
                     IdleAwareTimestampPolicyFactory.<String, String>byEventTime(
                             record -> {
                               String value = record.getKV().getValue();
                               return value == null ? null : eventTimes.apply(value);
                             })
-                        .withMaxOutOfOrderness(maxOutOfOrderness)
-                        .withIdleTimeout(idleTimeout))
+                        .withMaxOutOfOrderness(settings.maxOutOfOrderness())
+                        .withIdleTimeout(settings.idleTimeout()))
                 .withoutMetadata())
         .apply("Values" + name, Values.create())
         .apply("Parse" + name, ParseEvents.with(format));

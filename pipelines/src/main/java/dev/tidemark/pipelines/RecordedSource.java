@@ -7,7 +7,6 @@ import dev.tidemark.transforms.parse.ParseEvents;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.joda.time.Duration;
 
 /** {@code file:}, {@code generator:} and {@code sample:}: a recording, replayed. */
 final class RecordedSource implements Source {
@@ -26,23 +25,13 @@ final class RecordedSource implements Source {
   }
 
   @Override
-  public boolean startsFromImpulse() {
-    return false;
-  }
-
-  @Override
   public PCollectionTuple read(
-      Pipeline pipeline,
-      String name,
-      EventFormat format,
-      Duration maxOutOfOrderness,
-      Duration idleTimeout,
-      String startFrom) {
+      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
     return pipeline
         .apply(
             "Replay" + name,
             Read.from(
-                ReplaySource.of(lines, format.eventTimes(), maxOutOfOrderness)
+                ReplaySource.of(lines, format.eventTimes(), settings.maxOutOfOrderness())
                     .withRate(linesPerSecond)))
         .apply("Parse" + name, ParseEvents.replayed(format));
   }

@@ -5,7 +5,6 @@ import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.joda.time.Duration;
 
 /** {@code socket://HOST:PORT[?reconnect=false]}: lines from a TCP server. */
 final class SocketSource implements Source {
@@ -21,28 +20,18 @@ final class SocketSource implements Source {
   }
 
   @Override
-  public boolean isRecorded() {
-    return false;
-  }
-
-  @Override
   public boolean startsFromImpulse() {
     return true;
   }
 
   @Override
   public PCollectionTuple read(
-      Pipeline pipeline,
-      String name,
-      EventFormat format,
-      Duration maxOutOfOrderness,
-      Duration idleTimeout,
-      String startFrom) {
+      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
     ReadSocketLines socket =
         ReadSocketLines.from(host, port)
             .withEventTime(format.eventTimes())
-            .withMaxOutOfOrderness(maxOutOfOrderness)
-            .withIdleTimeout(idleTimeout);
+            .withMaxOutOfOrderness(settings.maxOutOfOrderness())
+            .withIdleTimeout(settings.idleTimeout());
     return pipeline
         .apply("ReadSocket" + name, reconnect ? socket : socket.endWhenClosed())
         .apply("Parse" + name, ParseEvents.with(format));

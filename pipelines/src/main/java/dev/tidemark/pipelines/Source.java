@@ -3,16 +3,19 @@ package dev.tidemark.pipelines;
 import dev.tidemark.transforms.parse.EventFormat;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.joda.time.Duration;
 
 /** Where a pipeline's records come from, as {@link SourceUri} parsed it. */
 interface Source {
 
   /** Whether this is a recording, replayed deterministically ({@code ReplaySource}). */
-  boolean isRecorded();
+  default boolean isRecorded() {
+    return false;
+  }
 
   /** Whether it starts from Beam's Impulse, which Flink must keep alive (sockets). */
-  boolean startsFromImpulse();
+  default boolean startsFromImpulse() {
+    return false;
+  }
 
   /**
    * Reads and parses the records: {@code ParseEvents.EVENTS} and {@code DEAD_LETTER}.
@@ -20,10 +23,5 @@ interface Source {
    * @throws ConfigurationException if an option the source needs is wrong
    */
   PCollectionTuple read(
-      Pipeline pipeline,
-      String name,
-      EventFormat format,
-      Duration maxOutOfOrderness,
-      Duration idleTimeout,
-      String startFrom);
+      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings);
 }

@@ -1,0 +1,9 @@
+package dev.tidemark.pipelines;
+
+import org.joda.time.Duration;
+
+/**
+ * How a source stamps and paces event time, from the command line: the out-of-orderness bound, the
+ * idle timeout, and where a Kafka source starts ({@code earliest} or {@code latest}).
+ */
+record EventTimeSettings(Duration maxOutOfOrderness, Duration idleTimeout, String startFrom) {}
