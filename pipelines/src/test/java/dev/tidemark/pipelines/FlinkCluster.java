@@ -1,39 +1,40 @@
 package dev.tidemark.pipelines;
 
+import dev.tidemark.transforms.testing.ChildJvms;
+import dev.tidemark.transforms.testing.LineServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
- * A real Flink 1.19 standalone session cluster, one JobManager and one TaskManager with 2 slots,
- * each in its own JVM started from the test classpath on free loopback ports (Flink's own
- * distribution is not served here; the runner's jars are enough). {@link #close()} stops both, as
- * does a shutdown hook if the test JVM goes first.
+ * A real Flink 1.19 standalone session cluster: one JobManager and TaskManagers with 2 slots each,
+ * each in its own JVM started from the test classpath on free loopback ports ({@link ChildJvms};
+ * Flink's own distribution is not served here, the runner's jars are enough). {@link #close()}
+ * stops them all.
  */
 final class FlinkCluster implements AutoCloseable {
 
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+  private static final String JOB_MANAGER =
+      "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+  private static final String TASK_MANAGER =
+      "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
 
-  private final Path directory;
+  private final ChildJvms jvms;
   private final int restPort;
-  private final List<Process> processes = new ArrayList<>();
-  private final Thread killOnExit;
 
-  private FlinkCluster(Path directory, int restPort) {
-    this.directory = directory;
+  /** The JobManager first, then the TaskManagers in the order they started. */
+  private final List<Process> processes = new ArrayList<>();
+
+  private FlinkCluster(ChildJvms jvms, int restPort) {
+    this.jvms = jvms;
     this.restPort = restPort;
-    this.killOnExit = new Thread(() -> processes.forEach(Process::destroyForcibly));
-    Runtime.getRuntime().addShutdownHook(killOnExit);
   }
 
   /** A cluster with one TaskManager. */
@@ -43,17 +44,16 @@ final class FlinkCluster implements AutoCloseable {
 
   /** A cluster with {@code taskManagers} TaskManagers of 2 slots each. */
   static FlinkCluster start(int taskManagers) throws Exception {
-    Path directory = Files.createTempDirectory("tidemark-flink-");
-    int restPort = dev.tidemark.transforms.testing.LineServer.freePort();
-    int rpcPort = dev.tidemark.transforms.testing.LineServer.freePort();
-    Files.writeString(directory.resolve("flink-conf.yaml"), configuration(restPort, rpcPort));
-    FlinkCluster cluster = new FlinkCluster(directory, restPort);
+    ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-flink-");
+    int restPort = LineServer.freePort();
+    FlinkCluster cluster = new FlinkCluster(jvms, restPort);
     try {
-      cluster.launch(
-          "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", "jobmanager");
-      for (int i = 1; i <= taskManagers; i++) {
-        cluster.launch(
-            "org.apache.flink.runtime.taskexecutor.TaskManagerRunner", "taskmanager" + i);
+      Files.writeString(
+          jvms.directory().resolve("flink-conf.yaml"),
+          configuration(restPort, LineServer.freePort()));
+      cluster.launch(JOB_MANAGER, "jobmanager");
+      for (int i = 0; i < taskManagers; i++) {
+        cluster.startTaskManager();
       }
       cluster.awaitTaskManagers(taskManagers);
     } catch (Exception e) {
@@ -81,41 +81,11 @@ final class FlinkCluster implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    for (Process process : processes) {
-      process.destroy();
-    }
-    for (Process process : processes) {
-      try {
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
-    }
-    try {
-      Runtime.getRuntime().removeShutdownHook(killOnExit);
-    } catch (IllegalStateException e) {
-      // The JVM is already shutting down; the hook runs anyway.
-    }
-    try (Stream<Path> files = Files.walk(directory)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    }
+    jvms.close();
   }
 
-  private void launch(String mainClass, String name) throws IOException {
-    processes.add(
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                mainClass,
-                "--configDir",
-                directory.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(directory.resolve(name + ".log").toFile())
-            .start());
+  private void launch(String mainClass, String log) throws IOException {
+    processes.add(jvms.start(log, mainClass, "--configDir", jvms.directory().toString()));
   }
 
   /** Kills TaskManager {@code number} (from 1) at once, as a crashed machine would go. */
@@ -125,9 +95,7 @@ final class FlinkCluster implements AutoCloseable {
 
   /** Starts one more TaskManager, numbered after the others. */
   void startTaskManager() throws IOException {
-    launch(
-        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-        "taskmanager" + processes.size());
+    launch(TASK_MANAGER, "taskmanager" + processes.size());
   }
 
   private void awaitTaskManagers(int count) throws Exception {
@@ -151,13 +119,9 @@ final class FlinkCluster implements AutoCloseable {
   }
 
   private String logs() throws IOException {
-    StringBuilder logs = new StringBuilder();
-    for (String name : List.of("jobmanager", "taskmanager1", "taskmanager2")) {
-      Path log = directory.resolve(name + ".log");
-      if (Files.exists(log)) {
-        List<String> lines = Files.readAllLines(log);
-        logs.append(String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())));
-      }
+    StringBuilder logs = new StringBuilder(jvms.tail("jobmanager"));
+    for (int i = 1; i < processes.size(); i++) {
+      logs.append("\n").append(jvms.tail("taskmanager" + i));
     }
     return logs.toString();
   }

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.testing.ChildJvms;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,105 +30,50 @@ class FlinkClusterIT {
 
   @Test
   void shadedJarRunsCountOnAStandaloneCluster() throws Exception {
+    List<String> lines = recording(1000, 3);
     Path input = directory.resolve("clicks.csv");
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(1000)
-        .withOutOfOrderness(Duration.millis(1500))
-        .withLateFraction(0.02)
-        .withBadFraction(0.01)
-        .withSeed(3)
-        .open()
-        .forEachRemaining(lines::add);
     Files.write(input, lines);
-    Path out = directory.resolve("results.json");
-    Path late = directory.resolve("late.json");
-    Path dead = directory.resolve("dead.json");
-    Path log = directory.resolve("submit.log");
 
     try (FlinkCluster cluster = FlinkCluster.start()) {
-      Process submit =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-jar",
-                  Path.of("target", "tidemark.jar").toAbsolutePath().toString(),
-                  "count",
-                  "--source=file:" + input,
-                  "--windowSize=1s",
-                  "--allowedLateness=500ms",
-                  "--sink=file:" + out,
-                  "--lateSink=file:" + late,
-                  "--deadLetterSink=file:" + dead,
-                  "--flinkMaster=" + cluster.master(),
-                  "--parallelism=2")
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      boolean ended = submit.waitFor(5, TimeUnit.MINUTES);
-      if (!ended) {
+      Process submit = submitCount(cluster, "--source=file:" + input);
+      try {
+        assertEndsWell(submit);
+        assertThat(cluster.rest("/jobs/overview"), containsString("\"state\":\"FINISHED\""));
+      } finally {
         submit.destroyForcibly();
       }
-      String output = Files.readString(log);
-      assertThat(output, ended && submit.exitValue() == 0, equalTo(true));
-      assertThat(cluster.rest("/jobs/overview"), containsString("\"state\":\"FINISHED\""));
     }
 
     CsvReplayPrediction predicted = CsvReplayPrediction.of(lines, 1000, 1000, 500);
-    assertThat(Outputs.finalCounts(Outputs.read(out)), equalTo(predicted.finalCounts));
-    assertThat(Outputs.records(Outputs.read(late), "late"), equalTo(predicted.late));
-    assertThat(Outputs.records(Outputs.read(dead), "deadLetter"), equalTo(predicted.dead));
+    assertThat(Outputs.finalCounts(Outputs.read(out())), equalTo(predicted.finalCounts));
+    assertThat(Outputs.records(Outputs.read(late()), "late"), equalTo(predicted.late));
+    assertThat(Outputs.records(Outputs.read(dead()), "deadLetter"), equalTo(predicted.dead));
   }
 
   @Test
   void countSurvivesTheLossOfItsTaskManager() throws Exception {
-    String generator =
-        "generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,seed=5";
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(3000)
-        .withKeys(3)
-        .withOutOfOrderness(Duration.millis(1500))
-        .withLateFraction(0.02)
-        .withBadFraction(0.01)
-        .withSeed(5)
-        .open()
-        .forEachRemaining(lines::add);
-    Path out = directory.resolve("results.json");
-    Path late = directory.resolve("late.json");
-    Path dead = directory.resolve("dead.json");
-    Path log = directory.resolve("submit.log");
+    List<String> lines = recording(3000, 5);
 
     try (FlinkCluster cluster = FlinkCluster.start(1)) {
       Process submit =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-jar",
-                  Path.of("target", "tidemark.jar").toAbsolutePath().toString(),
-                  "count",
-                  "--source=" + generator + ",rate=150",
-                  "--windowSize=1s",
-                  "--allowedLateness=500ms",
-                  "--sink=file:" + out,
-                  "--lateSink=file:" + late,
-                  "--deadLetterSink=file:" + dead,
-                  "--flinkMaster=" + cluster.master(),
-                  "--parallelism=2",
-                  "--checkpointingInterval=500",
-                  "--numberOfExecutionRetries=5",
-                  "--executionRetryDelay=1000")
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
+          submitCount(
+              cluster,
+              "--source=generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,"
+                  + "seed=5,rate=150",
+              "--checkpointingInterval=500",
+              "--numberOfExecutionRetries=5",
+              "--executionRetryDelay=1000");
       try {
         // (1) Once results flow, the only TaskManager dies; a new one comes up.
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (Outputs.read(out).size() < 20 && System.nanoTime() < deadline) {
+        while (Outputs.read(out()).size() < 20 && System.nanoTime() < deadline) {
           Thread.sleep(200);
         }
-        assertThat(Files.readString(log), Outputs.read(out).size() >= 20, equalTo(true));
+        assertThat(Files.readString(log()), Outputs.read(out()).size() >= 20, equalTo(true));
         cluster.killTaskManager(1);
         cluster.startTaskManager();
         // (2) The job restores from its last checkpoint and finishes.
-        boolean ended = submit.waitFor(5, TimeUnit.MINUTES);
-        assertThat(Files.readString(log), ended && submit.exitValue() == 0, equalTo(true));
+        assertEndsWell(submit);
         JsonNode job = JSON.readTree(cluster.rest("/jobs/overview")).get("jobs").get(0);
         JsonNode checkpoints =
             JSON.readTree(cluster.rest("/jobs/" + job.get("jid").asText() + "/checkpoints"));
@@ -143,8 +89,62 @@ class FlinkClusterIT {
     // (3) Output written before the failure may repeat; what counts is unchanged: the latest final
     // pane of every window, the late records and the dead letters are the predicted ones.
     CsvReplayPrediction predicted = CsvReplayPrediction.of(lines, 1000, 1000, 500);
-    assertThat(Outputs.latestFinalCounts(Outputs.read(out)), equalTo(predicted.finalCounts));
-    assertThat(Outputs.distinctRecords(Outputs.read(late)), equalTo(predicted.late));
-    assertThat(Outputs.distinctRecords(Outputs.read(dead)), equalTo(predicted.dead));
+    assertThat(Outputs.latestFinalCounts(Outputs.read(out())), equalTo(predicted.finalCounts));
+    assertThat(Outputs.distinctRecords(Outputs.read(late())), equalTo(predicted.late));
+    assertThat(Outputs.distinctRecords(Outputs.read(dead())), equalTo(predicted.dead));
+  }
+
+  /** The lines of the generator with 3 keys, 1.5 s out of order, 2 % late and 1 % malformed. */
+  private static List<String> recording(long records, long seed) {
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(records)
+        .withKeys(3)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(0.02)
+        .withBadFraction(0.01)
+        .withSeed(seed)
+        .open()
+        .forEachRemaining(lines::add);
+    return lines;
+  }
+
+  /** {@code java -jar target/tidemark.jar count} on {@code cluster}, 1 s windows, into files. */
+  private Process submitCount(FlinkCluster cluster, String... options) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "-jar",
+                Path.of("target", "tidemark.jar").toAbsolutePath().toString(),
+                "count",
+                "--windowSize=1s",
+                "--allowedLateness=500ms",
+                "--sink=file:" + out(),
+                "--lateSink=file:" + late(),
+                "--deadLetterSink=file:" + dead(),
+                "--flinkMaster=" + cluster.master(),
+                "--parallelism=2"));
+    args.addAll(List.of(options));
+    return ChildJvms.java(args.toArray(String[]::new)).redirectOutput(log().toFile()).start();
+  }
+
+  private void assertEndsWell(Process submit) throws Exception {
+    boolean ended = submit.waitFor(5, TimeUnit.MINUTES);
+    assertThat(Files.readString(log()), ended && submit.exitValue() == 0, equalTo(true));
+  }
+
+  private Path out() {
+    return directory.resolve("results.json");
+  }
+
+  private Path late() {
+    return directory.resolve("late.json");
+  }
+
+  private Path dead() {
+    return directory.resolve("dead.json");
+  }
+
+  private Path log() {
+    return directory.resolve("submit.log");
   }
 }

@@ -1,17 +1,13 @@
 package dev.tidemark.transforms.testing;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -23,61 +19,53 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A real single-node Kafka broker (KRaft, no ZooKeeper) in its own JVM, started from the test
- * classpath on free loopback ports and stopped by {@link #close()}, or by a shutdown hook if the
- * test JVM goes down first. Its log is {@code broker.log} in its temporary directory.
+ * classpath on free loopback ports ({@link ChildJvms}) and stopped by {@link #close()}. Its log is
+ * {@code broker.log} in its temporary directory.
  */
 public final class KafkaBroker implements AutoCloseable {
 
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
+  private static final String LOG = "broker";
 
-  private final Path directory;
+  private final ChildJvms jvms;
   private final Process process;
   private final int port;
-  private final Thread killOnExit;
 
-  private KafkaBroker(Path directory, Process process, int port) {
-    this.directory = directory;
+  private KafkaBroker(ChildJvms jvms, Process process, int port) {
+    this.jvms = jvms;
     this.process = process;
     this.port = port;
-    this.killOnExit = new Thread(process::destroyForcibly, "kill-kafka-broker");
-    Runtime.getRuntime().addShutdownHook(killOnExit);
   }
 
   /** Formats storage, starts the broker and waits until it answers. */
   public static KafkaBroker start() throws Exception {
-    Path directory = Files.createTempDirectory("tidemark-kafka-");
-    int port = LineServer.freePort();
-    int controllerPort = LineServer.freePort();
-    Path config = directory.resolve("server.properties");
-    Files.writeString(config, serverProperties(directory, port, controllerPort));
-    Path log = directory.resolve("broker.log");
-
-    Process format =
-        java(
-                "kafka.tools.StorageTool",
-                "format",
-                "-t",
-                Uuid.randomUuid().toString(),
-                "-c",
-                config.toString())
-            .redirectOutput(log.toFile())
-            .start();
-    if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
-      format.destroyForcibly();
-      throw new IllegalStateException("formatting Kafka storage failed:\n" + tail(log));
-    }
-    Process process =
-        java("kafka.Kafka", config.toString())
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    KafkaBroker broker = new KafkaBroker(directory, process, port);
+    ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-kafka-");
     try {
-      broker.awaitReady(log);
+      int port = LineServer.freePort();
+      int controllerPort = LineServer.freePort();
+      Path config = jvms.directory().resolve("server.properties");
+      Files.writeString(config, serverProperties(jvms.directory(), port, controllerPort));
+      Process format =
+          jvms.start(
+              LOG,
+              "kafka.tools.StorageTool",
+              "format",
+              "-t",
+              Uuid.randomUuid().toString(),
+              "-c",
+              config.toString());
+      if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
+        throw new IllegalStateException("formatting Kafka storage failed:\n" + jvms.tail(LOG));
+      }
+      KafkaBroker broker =
+          new KafkaBroker(
+              jvms, jvms.start(LOG, "-Xmx512m", "kafka.Kafka", config.toString()), port);
+      broker.awaitReady();
+      return broker;
     } catch (Exception e) {
-      broker.close();
+      jvms.close();
       throw e;
     }
-    return broker;
   }
 
   public String bootstrapServers() {
@@ -111,30 +99,14 @@ public final class KafkaBroker implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    process.destroy();
-    try {
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-    try {
-      Runtime.getRuntime().removeShutdownHook(killOnExit);
-    } catch (IllegalStateException e) {
-      // The JVM is already shutting down; the hook runs anyway.
-    }
-    try (Stream<Path> files = Files.walk(directory)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    }
+    jvms.close();
   }
 
-  private void awaitReady(Path log) throws Exception {
+  private void awaitReady() throws Exception {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("the Kafka broker exited:\n" + tail(log));
+        throw new IllegalStateException("the Kafka broker exited:\n" + jvms.tail(LOG));
       }
       try (AdminClient admin = admin()) {
         admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
@@ -143,7 +115,7 @@ public final class KafkaBroker implements AutoCloseable {
         Thread.sleep(250);
       }
     }
-    throw new IllegalStateException("the Kafka broker did not answer in time:\n" + tail(log));
+    throw new IllegalStateException("the Kafka broker did not answer in time:\n" + jvms.tail(LOG));
   }
 
   private AdminClient admin() {
@@ -152,17 +124,6 @@ public final class KafkaBroker implements AutoCloseable {
             AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
             AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
-  }
-
-  private static ProcessBuilder java(String mainClass, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx512m");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass);
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true);
   }
 
   private static String serverProperties(Path directory, int port, int controllerPort) {
@@ -183,13 +144,5 @@ public final class KafkaBroker implements AutoCloseable {
         "group.initial.rebalance.delay.ms=0",
         "auto.create.topics.enable=false",
         "");
-  }
-
-  private static String tail(Path log) throws IOException {
-    if (!Files.exists(log)) {
-      return "(no log)";
-    }
-    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
   }
 }

@@ -1,0 +1,99 @@
+package dev.tidemark.transforms.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The JVMs a test fixture starts (a Kafka broker, Flink's JobManager and TaskManagers) on the test
+ * classpath, each logging to a file in one temporary directory. {@link #close()} stops them all,
+ * gracefully and then by force, and deletes the directory; a shutdown hook kills them if the test
+ * JVM goes first.
+ */
+public final class ChildJvms implements AutoCloseable {
+
+  private final Path directory;
+  private final List<Process> processes = new ArrayList<>();
+  private final Thread killOnExit;
+
+  private ChildJvms(Path directory) {
+    this.directory = directory;
+    this.killOnExit = new Thread(() -> processes.forEach(Process::destroyForcibly));
+    Runtime.getRuntime().addShutdownHook(killOnExit);
+  }
+
+  /** An empty set of JVMs with a new temporary directory named after {@code prefix}. */
+  public static ChildJvms inTemporaryDirectory(String prefix) throws IOException {
+    return new ChildJvms(Files.createTempDirectory(prefix));
+  }
+
+  /** The command line {@code java ARGS}, with this JVM's {@code java}. */
+  public static ProcessBuilder java(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectErrorStream(true);
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  /**
+   * Starts {@code java -cp <test classpath> ARGS} (JVM options, the main class, its arguments),
+   * appending its output to {@code <log>.log}.
+   */
+  public Process start(String log, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path")));
+    command.addAll(List.of(args));
+    Process process =
+        java(command.toArray(String[]::new))
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(log).toFile()))
+            .start();
+    processes.add(process);
+    return process;
+  }
+
+  /** The last 40 lines of {@code <log>.log}, for an error message. */
+  public String tail(String log) throws IOException {
+    Path file = logFile(log);
+    if (!Files.exists(file)) {
+      return "(no " + file.getFileName() + ")";
+    }
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+  }
+
+  @Override
+  public void close() throws IOException {
+    processes.forEach(Process::destroy);
+    for (Process process : processes) {
+      try {
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down; the hook runs anyway.
+    }
+    try (Stream<Path> files = Files.walk(directory)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+  }
+
+  private Path logFile(String log) {
+    return directory.resolve(log + ".log");
+  }
+}
