@@ -32,25 +32,18 @@ final class CountingPipeline {
     Plumbing.prepareRunner(options, source.startsFromImpulse());
 
     Pipeline pipeline = Pipeline.create(options);
-    PCollectionTuple parsed =
-        source.read(
-            pipeline,
-            "",
-            format,
-            new EventTimeSettings(
-                maxOutOfOrderness, Plumbing.idleTimeout(options), options.getStartFrom()));
     PCollectionTuple counted =
-        parsed
-            .get(ParseEvents.EVENTS)
-            .apply(
-                "CountPerWindow",
-                CountPerWindow.of(Plumbing.windowing(windowSize, options, source.isRecorded())));
+        source.countPerWindow(
+            pipeline,
+            format,
+            Plumbing.eventTimeSettings(maxOutOfOrderness, options),
+            Plumbing.windowing(windowSize, options));
     counted
         .get(CountPerWindow.RESULTS)
         .apply("ResultsToJson", ParDo.of(new Plumbing.ResultsToJsonFn<>(toJson)))
         .apply("WriteResults", sink.write());
     Plumbing.writeLate("", counted.get(CountPerWindow.LATE), lateSink);
-    Plumbing.writeDeadLetters("", parsed.get(ParseEvents.DEAD_LETTER), deadLetterSink);
+    Plumbing.writeDeadLetters("", counted.get(ParseEvents.DEAD_LETTER), deadLetterSink);
     return pipeline;
   }
 }

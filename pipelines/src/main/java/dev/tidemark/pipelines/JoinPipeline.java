@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tidemark.transforms.join.CopyJsonField;
 import dev.tidemark.transforms.join.JoinedRecord;
 import dev.tidemark.transforms.join.LeftJoinPerWindow;
+import dev.tidemark.transforms.join.MergeRecords;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.replay.Replay;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -55,6 +58,12 @@ public final class JoinPipeline {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonEventFormat ORDERS =
+      JsonEventFormat.withKey("orderBatchId").withTime("orderLastModifyTime");
+  private static final JsonEventFormat COUPONS =
+      JsonEventFormat.withKey("orderBatchId").withTime("lastModifyTime");
+  private static final MergeRecords MERGE =
+      CopyJsonField.from("receiveUserId").into("orderSalesmanId");
 
   private JoinPipeline() {}
 
@@ -68,46 +77,49 @@ public final class JoinPipeline {
     Duration windowSize = Durations.parse("windowSize", options.getWindowSize());
     Duration maxOutOfOrderness =
         Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness());
-    EventTimeSettings settings =
-        new EventTimeSettings(
-            maxOutOfOrderness, Plumbing.idleTimeout(options), options.getStartFrom());
+    EventTimeSettings settings = Plumbing.eventTimeSettings(maxOutOfOrderness, options);
+    EventTimeWindowing windowing = Plumbing.windowing(windowSize, options);
     Plumbing.prepareRunner(options, orders.startsFromImpulse() || coupons.startsFromImpulse());
 
     Pipeline pipeline = Pipeline.create(options);
-    PCollectionTuple parsedOrders =
-        orders.read(
-            pipeline,
-            "Orders",
-            JsonEventFormat.withKey("orderBatchId").withTime("orderLastModifyTime"),
-            settings);
-    PCollectionTuple parsedCoupons =
-        coupons.read(
-            pipeline,
-            "Coupons",
-            JsonEventFormat.withKey("orderBatchId").withTime("lastModifyTime"),
-            settings);
-    boolean replayed = orders.isRecorded() && coupons.isRecorded();
     PCollectionTuple joined =
-        PCollectionTuple.of(LeftJoinPerWindow.LEFT, parsedOrders.get(ParseEvents.EVENTS))
-            .and(LeftJoinPerWindow.RIGHT, parsedCoupons.get(ParseEvents.EVENTS))
-            .apply(
-                "LeftJoin",
-                LeftJoinPerWindow.of(
-                    Plumbing.windowing(windowSize, options, replayed),
-                    CopyJsonField.from("receiveUserId").into("orderSalesmanId")));
+        orders instanceof RecordedSource recordedOrders
+                && coupons instanceof RecordedSource recordedCoupons
+            ? pipeline.apply(
+                "LeftJoinReplays",
+                Replay.leftJoin(
+                    recordedOrders.replay(ORDERS, settings),
+                    recordedCoupons.replay(COUPONS, settings),
+                    windowing,
+                    MERGE))
+            : joinLive(pipeline, orders, coupons, settings, windowing);
     joined
         .get(LeftJoinPerWindow.JOINED)
         .apply("ResultsToJson", ParDo.of(new Plumbing.ResultsToJsonFn<>(JoinPipeline::json)))
         .apply("WriteResults", sink.write());
     Plumbing.writeLate("Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), lateSink);
     Plumbing.writeLate("Coupons", joined.get(LeftJoinPerWindow.LATE_RIGHT), lateSink);
-    Plumbing.writeDeadLetters(
-        "",
-        PCollectionList.of(parsedOrders.get(ParseEvents.DEAD_LETTER))
-            .and(parsedCoupons.get(ParseEvents.DEAD_LETTER))
-            .apply("AllDeadLetters", Flatten.pCollections()),
-        deadLetterSink);
+    Plumbing.writeDeadLetters("", joined.get(ParseEvents.DEAD_LETTER), deadLetterSink);
     return pipeline;
+  }
+
+  /** The join with the live rules, when at least one side is live. */
+  private static PCollectionTuple joinLive(
+      Pipeline pipeline,
+      Source orders,
+      Source coupons,
+      EventTimeSettings settings,
+      EventTimeWindowing windowing) {
+    PCollectionTuple parsedOrders = orders.read(pipeline, "Orders", ORDERS, settings);
+    PCollectionTuple parsedCoupons = coupons.read(pipeline, "Coupons", COUPONS, settings);
+    return PCollectionTuple.of(LeftJoinPerWindow.LEFT, parsedOrders.get(ParseEvents.EVENTS))
+        .and(LeftJoinPerWindow.RIGHT, parsedCoupons.get(ParseEvents.EVENTS))
+        .apply("LeftJoin", LeftJoinPerWindow.of(windowing, MERGE))
+        .and(
+            ParseEvents.DEAD_LETTER,
+            PCollectionList.of(parsedOrders.get(ParseEvents.DEAD_LETTER))
+                .and(parsedCoupons.get(ParseEvents.DEAD_LETTER))
+                .apply("AllDeadLetters", Flatten.pCollections()));
   }
 
   static String json(JoinedRecord joined) {

@@ -48,10 +48,12 @@ final class KafkaSource implements Source {
                               return value == null ? null : eventTimes.apply(value);
                             })
                         .withMaxOutOfOrderness(settings.maxOutOfOrderness())
-                        .withIdleTimeout(settings.idleTimeout()))
+                        .withIdleTimeout(settings.idleTimeout())
+                        .withMaxFutureSkew(settings.maxFutureSkew()))
                 .withoutMetadata())
         .apply("Values" + name, Values.create())
-        .apply("Parse" + name, ParseEvents.with(format));
+        .apply(
+            "Parse" + name, ParseEvents.with(format).withMaxFutureSkew(settings.maxFutureSkew()));
   }
 
   private static String offsetReset(String startFrom) {

@@ -16,11 +16,11 @@ import org.apache.beam.sdk.options.Description;
 /**
  * {@code metrics} (scenario S5): records {@code {"t":...,"i":...,"op":...}} counted per ({@code i},
  * {@code op}) in 1 s windows, written as {@code
- * {"index_name","event_time_log","op_type","count_result","timing"}} with {@code event_time_log}
- * the window's end as {@code yyyy-MM-dd HH:mm:ss} — the SQL of S5: {@code SELECT i AS index_name,
- * DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND), 'yyyy-MM-dd HH:mm:ss') AS event_time_log,
- * op AS op_type, COUNT(op) AS count_result ... GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i,
- * op}.
+ * {"index_name","event_time_log","op_type","count_result","timing","pane","final"}} with {@code
+ * event_time_log} the window's end as {@code yyyy-MM-dd HH:mm:ss} — the SQL of S5: {@code SELECT i
+ * AS index_name, DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND), 'yyyy-MM-dd HH:mm:ss') AS
+ * event_time_log, op AS op_type, COUNT(op) AS count_result ... GROUP BY TUMBLE(rowtime, INTERVAL
+ * '1' SECOND), i, op}.
  */
 public final class MetricsPipeline {
 
@@ -76,7 +76,10 @@ public final class MetricsPipeline {
             .format(java.time.Instant.ofEpochMilli(result.pane().windowEnd().getMillis())));
     node.put("op_type", key.get(1).asText());
     node.put("count_result", result.count());
+    // After S5's own fields: which pane this is, so a consumer keeps the latest row.
     node.put("timing", result.pane().timing().name());
+    node.put("pane", result.pane().index());
+    node.put("final", result.pane().isFinal());
     return JsonLines.text(node);
   }
 

@@ -34,14 +34,20 @@ final class Plumbing {
     }
   }
 
-  /** The windowing preset from the options; replayed sources get the replay's rules. */
-  static EventTimeWindowing windowing(
-      Duration windowSize, TidemarkOptions options, boolean replayed) {
-    EventTimeWindowing windowing =
-        EventTimeWindowing.fixed(windowSize)
-            .withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
-            .withIdleFlush(idleTimeout(options));
-    return replayed ? windowing.forReplayedInput() : windowing;
+  /** The windowing preset from the options. */
+  static EventTimeWindowing windowing(Duration windowSize, TidemarkOptions options) {
+    return EventTimeWindowing.fixed(windowSize)
+        .withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
+        .withIdleFlush(idleTimeout(options));
+  }
+
+  /** How sources stamp event time, from the options and the pipeline's own bound. */
+  static EventTimeSettings eventTimeSettings(Duration maxOutOfOrderness, TidemarkOptions options) {
+    return new EventTimeSettings(
+        maxOutOfOrderness,
+        idleTimeout(options),
+        Durations.parse("maxFutureSkew", options.getMaxFutureSkew()),
+        options.getStartFrom());
   }
 
   static Duration idleTimeout(TidemarkOptions options) {

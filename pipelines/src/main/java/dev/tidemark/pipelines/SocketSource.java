@@ -31,9 +31,11 @@ final class SocketSource implements Source {
         ReadSocketLines.from(host, port)
             .withEventTime(format.eventTimes())
             .withMaxOutOfOrderness(settings.maxOutOfOrderness())
-            .withIdleTimeout(settings.idleTimeout());
+            .withIdleTimeout(settings.idleTimeout())
+            .withMaxFutureSkew(settings.maxFutureSkew());
     return pipeline
         .apply("ReadSocket" + name, reconnect ? socket : socket.endWhenClosed())
-        .apply("Parse" + name, ParseEvents.with(format));
+        .apply(
+            "Parse" + name, ParseEvents.with(format).withMaxFutureSkew(settings.maxFutureSkew()));
   }
 }

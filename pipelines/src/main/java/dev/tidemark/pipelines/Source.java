@@ -1,6 +1,9 @@
 package dev.tidemark.pipelines;
 
 import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.values.PCollectionTuple;
 
@@ -24,4 +27,21 @@ interface Source {
    */
   PCollectionTuple read(
       Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings);
+
+  /**
+   * Reads, parses and counts per key and window: {@code CountPerWindow.RESULTS}, {@code LATE} and
+   * {@code ParseEvents.DEAD_LETTER}. A live source uses {@link CountPerWindow}; a recording
+   * overrides this with the replay's rules.
+   */
+  default PCollectionTuple countPerWindow(
+      Pipeline pipeline,
+      EventFormat format,
+      EventTimeSettings settings,
+      EventTimeWindowing windowing) {
+    PCollectionTuple parsed = read(pipeline, "", format, settings);
+    return parsed
+        .get(ParseEvents.EVENTS)
+        .apply("CountPerWindow", CountPerWindow.of(windowing))
+        .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
+  }
 }

@@ -44,6 +44,14 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
 
   void setIdleTimeout(String value);
 
+  @Description(
+      "How far ahead of the wall clock an event time may be; a record further ahead is a dead "
+          + "letter and does not move the watermark")
+  @Default.String("15m")
+  String getMaxFutureSkew();
+
+  void setMaxFutureSkew(String value);
+
   @Description("For kafka:// sources: earliest or latest")
   @Default.String("earliest")
   String getStartFrom();

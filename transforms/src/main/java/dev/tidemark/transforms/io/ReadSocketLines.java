@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.io;
 
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.IdleAwareWatermark;
 import java.util.UUID;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -33,7 +34,8 @@ import org.joda.time.Instant;
  *   <li>It connects as a client. The job may start before or after the server: while the server is
  *       not listening, or after it went away, the source retries with backoff and logs one line.
  *   <li>Each line is emitted with the event time {@link #withEventTime} gives it. A line without
- *       one (the function returned null or threw) is emitted at the current watermark, so it is
+ *       one (the function returned null or threw), or with one too far ahead of the wall clock
+ *       ({@link ClockSkewGuard}), is emitted at the current watermark without moving it, so it is
  *       never late and the parse step routes it to the dead-letter output.
  *   <li>The watermark follows {@link IdleAwareWatermark} with an input that holds at the minimum
  *       until its first line (a sender may replay history), and that, once the socket has been
@@ -58,25 +60,20 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
   private final String host;
   private final int port;
   private final SerializableFunction<String, @Nullable Instant> eventTime;
-  private final Duration maxOutOfOrderness;
-  private final Duration idleTimeout;
+  private final IdleAwareWatermark rule;
   private final boolean endWhenClosed;
 
   private ReadSocketLines(
       String host,
       int port,
       SerializableFunction<String, @Nullable Instant> eventTime,
-      Duration maxOutOfOrderness,
-      Duration idleTimeout,
+      IdleAwareWatermark rule,
       boolean endWhenClosed) {
     this.host = host;
     this.port = port;
     this.eventTime = eventTime;
-    this.maxOutOfOrderness = maxOutOfOrderness;
-    this.idleTimeout = idleTimeout;
+    this.rule = rule;
     this.endWhenClosed = endWhenClosed;
-    // Fails fast on a bad duration, before the pipeline runs.
-    IdleAwareWatermark.emptyHolds(maxOutOfOrderness, idleTimeout);
   }
 
   /**
@@ -93,25 +90,40 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
           "socket port: " + port + " is not a TCP port; use a number from 1 to 65535");
     }
     return new ReadSocketLines(
-        host, port, line -> Instant.now(), Duration.ZERO, DEFAULT_IDLE_TIMEOUT, false);
+        host,
+        port,
+        line -> Instant.now(),
+        IdleAwareWatermark.emptyHolds(Duration.ZERO, DEFAULT_IDLE_TIMEOUT),
+        false);
   }
 
   /** Takes each line's event time from {@code eventTime}; null means the line has none. */
   public ReadSocketLines withEventTime(SerializableFunction<String, @Nullable Instant> eventTime) {
-    return new ReadSocketLines(
-        host, port, eventTime, maxOutOfOrderness, idleTimeout, endWhenClosed);
+    return new ReadSocketLines(host, port, eventTime, rule, endWhenClosed);
   }
 
   /** How far behind the newest event time a line may arrive and still be on time. */
   public ReadSocketLines withMaxOutOfOrderness(Duration maxOutOfOrderness) {
-    return new ReadSocketLines(
-        host, port, eventTime, maxOutOfOrderness, idleTimeout, endWhenClosed);
+    return withRule(IdleAwareWatermark.emptyHolds(maxOutOfOrderness, rule.idleTimeout()));
   }
 
   /** How long the socket must be quiet before the watermark advances without data. */
   public ReadSocketLines withIdleTimeout(Duration idleTimeout) {
+    return withRule(IdleAwareWatermark.emptyHolds(rule.maxOutOfOrderness(), idleTimeout));
+  }
+
+  /**
+   * How far ahead of the wall clock a line's event time may be ({@link ClockSkewGuard}); a line
+   * further ahead is emitted at the current watermark and does not move it. Default {@link
+   * ClockSkewGuard#DEFAULT_MAX_FUTURE_SKEW}.
+   */
+  public ReadSocketLines withMaxFutureSkew(Duration maxFutureSkew) {
     return new ReadSocketLines(
-        host, port, eventTime, maxOutOfOrderness, idleTimeout, endWhenClosed);
+        host,
+        port,
+        eventTime,
+        rule.withClockSkewGuard(ClockSkewGuard.allowingFutureSkew(maxFutureSkew)),
+        endWhenClosed);
   }
 
   /**
@@ -119,7 +131,12 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
    * closes the connection, instead of reconnecting. The server not listening yet is still retried.
    */
   public ReadSocketLines endWhenClosed() {
-    return new ReadSocketLines(host, port, eventTime, maxOutOfOrderness, idleTimeout, true);
+    return new ReadSocketLines(host, port, eventTime, rule, true);
+  }
+
+  private ReadSocketLines withRule(IdleAwareWatermark newRule) {
+    return new ReadSocketLines(
+        host, port, eventTime, newRule.withClockSkewGuard(rule.clockSkewGuard()), endWhenClosed);
   }
 
   @Override
@@ -131,7 +148,7 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
             port,
             endWhenClosed,
             eventTime,
-            IdleAwareWatermark.emptyHolds(maxOutOfOrderness, idleTimeout));
+            rule);
     return input
         .apply("Start", Impulse.create())
         .apply("ReadLines", ParDo.of(read))

@@ -4,7 +4,6 @@ import dev.tidemark.transforms.watermark.IdleAwareWatermark;
 import dev.tidemark.transforms.watermark.IdleAwareWatermarkEstimator;
 import dev.tidemark.transforms.watermark.InputProgress;
 import dev.tidemark.transforms.watermark.InputProgressCoder;
-import dev.tidemark.transforms.watermark.Watermarks;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.range.OffsetRange;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -109,9 +108,11 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
       }
       position++;
       reader.take();
-      @Nullable Instant timestamp = eventTimeOrNull(line);
-      out.outputWithTimestamp(
-          line, timestamp == null ? watermark.currentWatermark() : Watermarks.clamp(timestamp));
+      // A line without a usable event time must not move the watermark: the estimator observes
+      // every output's timestamp, so it goes out at the current watermark instead.
+      @Nullable Instant timestamp =
+          rule.clockSkewGuard().admit(eventTimeOrNull(line), Instant.now());
+      out.outputWithTimestamp(line, timestamp == null ? watermark.currentWatermark() : timestamp);
     }
   }
 

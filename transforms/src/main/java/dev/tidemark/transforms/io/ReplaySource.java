@@ -1,5 +1,7 @@
 package dev.tidemark.transforms.io;
 
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.Closeable;
 import java.io.IOException;
@@ -11,14 +13,11 @@ import java.util.NoSuchElementException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.coders.InstantCoder;
-import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -28,36 +27,46 @@ import org.joda.time.Instant;
  * watermark as a live source, one reader, in order, and ends when the lines do (the watermark goes
  * to the end of time, every window fires, the job finishes).
  *
- * <p>Each line is emitted as {@code KV(line, arrivalWatermark)}: the watermark the replay had just
- * before reading it ({@code maxEventTime - maxOutOfOrderness - 1 ms} over the lines before it).
- * {@code CaptureLateData} decides lateness with it, so a line that is late in the recording is late
- * in the result on every runner and at any parallelism, however the runner interleaves records and
- * watermarks; that is what makes a replay's results, and predictions about them, checkable. A line
- * without an event time is emitted at its arrival watermark.
+ * <p>Each line is emitted as an {@link ArrivedLine}: its text, its line number, and the watermark
+ * the replay had just before reading it ({@code maxEventTime - maxOutOfOrderness - 1 ms} over the
+ * lines before it, never later than the wall clock minus the bound). The replay's windowing ({@code
+ * dev.tidemark.transforms.replay}) decides lateness and panes with it, so a line that is late in
+ * the recording is late in the result on every runner and at any parallelism, however the runner
+ * interleaves records and watermarks; that is what makes a replay's results, and predictions about
+ * them, checkable. A line without an event time, or with one too far ahead of the wall clock
+ * ({@link ClockSkewGuard}), is emitted at its arrival watermark and does not move the watermark.
+ *
+ * <p>The reported watermark is always the arrival watermark of the next line: it passes a value
+ * only after every line that met a lower one has been emitted. Downstream steps rely on this.
  *
  * <p>With a rate, lines are released at that many per second, like a live feed; without, as fast as
  * the runner reads. A checkpoint records how many lines were read and the newest event time, so a
  * restored reader continues where it stopped.
  */
-public final class ReplaySource
-    extends UnboundedSource<KV<String, Instant>, ReplaySource.Position> {
+public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySource.Position> {
 
   private static final long serialVersionUID = 1L;
 
   private final RecordedLines lines;
   private final SerializableFunction<String, @Nullable Instant> eventTime;
   private final Duration maxOutOfOrderness;
+  private final ClockSkewGuard clockSkewGuard;
   private final double linesPerSecond;
+  private final boolean atArrivalWatermark;
 
   private ReplaySource(
       RecordedLines lines,
       SerializableFunction<String, @Nullable Instant> eventTime,
       Duration maxOutOfOrderness,
-      double linesPerSecond) {
+      ClockSkewGuard clockSkewGuard,
+      double linesPerSecond,
+      boolean atArrivalWatermark) {
     this.lines = lines;
     this.eventTime = eventTime;
     this.maxOutOfOrderness = maxOutOfOrderness;
+    this.clockSkewGuard = clockSkewGuard;
     this.linesPerSecond = linesPerSecond;
+    this.atArrivalWatermark = atArrivalWatermark;
   }
 
   /**
@@ -72,7 +81,8 @@ public final class ReplaySource
       throw new IllegalArgumentException(
           "maxOutOfOrderness: " + maxOutOfOrderness + " is not allowed; use zero or more, e.g. 2s");
     }
-    return new ReplaySource(lines, eventTime, maxOutOfOrderness, 0);
+    return new ReplaySource(
+        lines, eventTime, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, false);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second; 0 means as fast as possible. */
@@ -81,7 +91,32 @@ public final class ReplaySource
       throw new IllegalArgumentException(
           "rate: " + linesPerSecond + " is not allowed; use 0 (no limit) or more lines a second");
     }
-    return new ReplaySource(lines, eventTime, maxOutOfOrderness, linesPerSecond);
+    return new ReplaySource(
+        lines, eventTime, maxOutOfOrderness, clockSkewGuard, linesPerSecond, atArrivalWatermark);
+  }
+
+  /**
+   * Stamps every line with its arrival watermark instead of its event time, so no line is ever
+   * behind the watermark and every runner holds its downstream watermarks for it while it is in
+   * flight. For the replay's windowing, which reads the event time from the parsed record.
+   */
+  public ReplaySource stampedAtArrivalWatermark() {
+    return new ReplaySource(
+        lines, eventTime, maxOutOfOrderness, clockSkewGuard, linesPerSecond, true);
+  }
+
+  /**
+   * How far ahead of the wall clock a line's event time may be ({@link ClockSkewGuard}); a line
+   * further ahead is emitted at the current watermark and does not move it.
+   */
+  public ReplaySource withMaxFutureSkew(Duration maxFutureSkew) {
+    return new ReplaySource(
+        lines,
+        eventTime,
+        maxOutOfOrderness,
+        ClockSkewGuard.allowingFutureSkew(maxFutureSkew),
+        linesPerSecond,
+        atArrivalWatermark);
   }
 
   @Override
@@ -91,7 +126,7 @@ public final class ReplaySource
   }
 
   @Override
-  public UnboundedReader<KV<String, Instant>> createReader(
+  public UnboundedReader<ArrivedLine> createReader(
       PipelineOptions options, @Nullable Position checkpoint) throws IOException {
     return new Reader(this, checkpoint == null ? new Position(0, null) : checkpoint);
   }
@@ -102,8 +137,8 @@ public final class ReplaySource
   }
 
   @Override
-  public Coder<KV<String, Instant>> getOutputCoder() {
-    return KvCoder.of(StringUtf8Coder.of(), InstantCoder.of());
+  public Coder<ArrivedLine> getOutputCoder() {
+    return ArrivedLine.Coder.of();
   }
 
   /** How far a replay has read: lines read, and the newest event time among them. */
@@ -138,7 +173,7 @@ public final class ReplaySource
     }
   }
 
-  private static final class Reader extends UnboundedReader<KV<String, Instant>> {
+  private static final class Reader extends UnboundedReader<ArrivedLine> {
     private final ReplaySource source;
     private @Nullable Iterator<String> iterator;
     private long linesRead;
@@ -146,7 +181,7 @@ public final class ReplaySource
     private boolean exhausted;
     private long startNanos;
     private long emittedSinceStart;
-    private @Nullable KV<String, Instant> current;
+    private @Nullable ArrivedLine current;
     private Instant currentTimestamp = Watermarks.MIN;
 
     Reader(ReplaySource source, Position position) {
@@ -182,17 +217,15 @@ public final class ReplaySource
       linesRead++;
       emittedSinceStart++;
       Instant arrivalWatermark = watermarkBeforeNextLine();
-      @Nullable Instant timestamp = eventTimeOrNull(line);
-      if (timestamp == null) {
-        currentTimestamp = arrivalWatermark;
-      } else {
-        currentTimestamp = Watermarks.clamp(timestamp);
+      @Nullable Instant timestamp =
+          source.clockSkewGuard.admit(eventTimeOrNull(line), Instant.now());
+      currentTimestamp =
+          timestamp == null || source.atArrivalWatermark ? arrivalWatermark : timestamp;
+      if (timestamp != null) {
         maxEventTime =
-            maxEventTime == null
-                ? currentTimestamp
-                : Watermarks.latest(maxEventTime, currentTimestamp);
+            maxEventTime == null ? timestamp : Watermarks.latest(maxEventTime, timestamp);
       }
-      current = KV.of(line, arrivalWatermark);
+      current = new ArrivedLine(line, arrivalWatermark, linesRead);
       return true;
     }
 
@@ -204,11 +237,14 @@ public final class ReplaySource
     private Instant watermarkBeforeNextLine() {
       return maxEventTime == null
           ? Watermarks.MIN
-          : Watermarks.behind(maxEventTime, source.maxOutOfOrderness);
+          : ClockSkewGuard.capAtClock(
+              Watermarks.behind(maxEventTime, source.maxOutOfOrderness),
+              Instant.now(),
+              source.maxOutOfOrderness);
     }
 
     @Override
-    public KV<String, Instant> getCurrent() {
+    public ArrivedLine getCurrent() {
       if (current == null) {
         throw new NoSuchElementException();
       }

@@ -5,7 +5,6 @@ import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.windowing.CaptureLateData;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
-import java.util.Comparator;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -23,7 +22,6 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TypeDescriptors;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Left-joins two event streams on their key within {@link EventTimeWindowing}'s windows: every left
@@ -102,9 +100,6 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
 
   /** Emits each left record of a pane with the newest right record, or none. */
   private static final class MergeMatchesFn extends DoFn<KV<String, CoGbkResult>, JoinedRecord> {
-    private static final Comparator<Event> NEWEST_LAST =
-        Comparator.comparing(Event::eventTime).thenComparing(Event::raw);
-
     private final TupleTag<Event> leftTag;
     private final TupleTag<Event> rightTag;
     private final MergeRecords merge;
@@ -121,21 +116,13 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
         BoundedWindow window,
         PaneInfo pane,
         OutputReceiver<JoinedRecord> out) {
-      @Nullable Event newestRight = null;
-      for (Event right : grouped.getValue().getAll(rightTag)) {
-        if (newestRight == null || NEWEST_LAST.compare(right, newestRight) > 0) {
-          newestRight = right;
-        }
-      }
-      WindowPane windowPane = WindowPane.of((IntervalWindow) window, pane);
-      for (Event left : grouped.getValue().getAll(leftTag)) {
-        out.output(
-            new JoinedRecord(
-                grouped.getKey(),
-                windowPane,
-                newestRight != null,
-                merge.merge(left.raw(), newestRight == null ? null : newestRight.raw())));
-      }
+      NewestMatch.join(
+          grouped.getKey(),
+          WindowPane.of((IntervalWindow) window, pane),
+          grouped.getValue().getAll(leftTag),
+          grouped.getValue().getAll(rightTag),
+          merge,
+          out::output);
     }
   }
 }

@@ -25,23 +25,37 @@ public final class Event {
   private final long value;
   private final String raw;
   private final Instant arrivalWatermark;
+  private final long position;
 
   /** An event from a source that does not say which watermark it met. */
   public Event(String key, Instant eventTime, long value, String raw) {
-    this(key, eventTime, value, raw, Watermarks.MIN);
+    this(key, eventTime, value, raw, Watermarks.MIN, UNKNOWN_POSITION);
   }
 
-  public Event(String key, Instant eventTime, long value, String raw, Instant arrivalWatermark) {
+  public Event(
+      String key,
+      Instant eventTime,
+      long value,
+      String raw,
+      Instant arrivalWatermark,
+      long position) {
     this.key = Objects.requireNonNull(key, "key");
     this.eventTime = Objects.requireNonNull(eventTime, "eventTime");
     this.value = value;
     this.raw = Objects.requireNonNull(raw, "raw");
     this.arrivalWatermark = Objects.requireNonNull(arrivalWatermark, "arrivalWatermark");
+    this.position = position;
   }
 
-  /** The same event, as read by a source whose watermark was {@code watermark} at that moment. */
-  public Event arrivedAt(Instant watermark) {
-    return new Event(key, eventTime, value, raw, watermark);
+  /** {@link #position()} of an event from a source that does not number its records. */
+  public static final long UNKNOWN_POSITION = -1;
+
+  /**
+   * The same event, as read by a source whose watermark was {@code watermark} at that moment, as
+   * its record number {@code position}.
+   */
+  public Event arrivedAt(Instant watermark, long position) {
+    return new Event(key, eventTime, value, raw, watermark, position);
   }
 
   public String key() {
@@ -69,6 +83,14 @@ public final class Event {
     return arrivalWatermark;
   }
 
+  /**
+   * Where the record stands in its recording (the line number, from 1), which orders records that
+   * met the same watermark; {@link #UNKNOWN_POSITION} for a live source.
+   */
+  public long position() {
+    return position;
+  }
+
   @Override
   public boolean equals(@Nullable Object other) {
     if (!(other instanceof Event)) {
@@ -79,12 +101,13 @@ public final class Event {
         && eventTime.equals(that.eventTime)
         && value == that.value
         && raw.equals(that.raw)
-        && arrivalWatermark.equals(that.arrivalWatermark);
+        && arrivalWatermark.equals(that.arrivalWatermark)
+        && position == that.position;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(key, eventTime, value, raw, arrivalWatermark);
+    return Objects.hash(key, eventTime, value, raw, arrivalWatermark, position);
   }
 
   @Override
@@ -108,6 +131,7 @@ public final class Event {
       VarLongCoder.of().encode(event.value, out);
       StringUtf8Coder.of().encode(event.raw, out);
       InstantCoder.of().encode(event.arrivalWatermark, out);
+      VarLongCoder.of().encode(event.position, out);
     }
 
     @Override
@@ -117,7 +141,8 @@ public final class Event {
           InstantCoder.of().decode(in),
           VarLongCoder.of().decode(in),
           StringUtf8Coder.of().decode(in),
-          InstantCoder.of().decode(in));
+          InstantCoder.of().decode(in),
+          VarLongCoder.of().decode(in));
     }
 
     @Override

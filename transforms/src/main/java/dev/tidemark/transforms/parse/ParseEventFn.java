@@ -1,45 +1,57 @@
 package dev.tidemark.transforms.parse;
 
+import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.values.KV;
 import org.joda.time.Instant;
 
 /** The DoFn of {@link ParseEvents}: a record's text, with the watermark its source met. */
-final class ParseEventFn extends DoFn<KV<String, Instant>, Event> {
+final class ParseEventFn extends DoFn<ArrivedLine, Event> {
 
   private final Counter recordsIn = Metrics.counter("tidemark", "recordsIn");
   private final Counter deadLetters = Metrics.counter("tidemark", "deadLetters");
   private final EventFormat format;
+  private final ClockSkewGuard clockSkewGuard;
+  private final boolean atEventTime;
 
-  ParseEventFn(EventFormat format) {
+  ParseEventFn(EventFormat format, ClockSkewGuard clockSkewGuard, boolean atEventTime) {
     this.format = format;
+    this.clockSkewGuard = clockSkewGuard;
+    this.atEventTime = atEventTime;
   }
 
   @ProcessElement
   public void processElement(
-      @Element KV<String, Instant> record,
-      @Timestamp Instant sourceTimestamp,
-      MultiOutputReceiver out) {
+      @Element ArrivedLine line, @Timestamp Instant sourceTimestamp, MultiOutputReceiver out) {
     recordsIn.inc();
-    String raw = record.getKey();
     try {
-      Event event = format.parse(raw).arrivedAt(record.getValue());
-      if (event.eventTime().isBefore(sourceTimestamp)) {
-        throw new BadRecordException(
-            "event time "
-                + event.eventTime().getMillis()
-                + " is before the timestamp "
-                + sourceTimestamp.getMillis()
-                + " the source gave the record; give the source the same event-time field");
-      }
-      out.get(ParseEvents.EVENTS).outputWithTimestamp(event, event.eventTime());
+      Event event = parse(line, sourceTimestamp, Instant.now());
+      out.get(ParseEvents.EVENTS)
+          .outputWithTimestamp(event, atEventTime ? event.eventTime() : sourceTimestamp);
     } catch (BadRecordException e) {
       deadLetters.inc();
-      out.get(ParseEvents.DEAD_LETTER).output(new DeadLetter(raw, e.getMessage()));
+      out.get(ParseEvents.DEAD_LETTER).output(new DeadLetter(line.text(), e.getMessage()));
     }
+  }
+
+  private Event parse(ArrivedLine line, Instant sourceTimestamp, Instant now)
+      throws BadRecordException {
+    Event event = format.parse(line.text()).arrivedAt(line.arrivalWatermark(), line.position());
+    if (clockSkewGuard.isTooFarAhead(event.eventTime(), now)) {
+      throw new BadRecordException(clockSkewGuard.reason(event.eventTime(), now));
+    }
+    if (atEventTime && event.eventTime().isBefore(sourceTimestamp)) {
+      throw new BadRecordException(
+          "event time "
+              + event.eventTime().getMillis()
+              + " is before the timestamp "
+              + sourceTimestamp.getMillis()
+              + " the source gave the record; give the source the same event-time field");
+    }
+    return event;
   }
 }

@@ -1,36 +1,35 @@
 package dev.tidemark.transforms.parse;
 
+import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.watermark.Watermarks;
-import org.apache.beam.sdk.coders.InstantCoder;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptor;
-import org.apache.beam.sdk.values.TypeDescriptors;
-import org.joda.time.Instant;
+import org.joda.time.Duration;
 
 /**
  * Parses text records into {@link Event}s with an {@link EventFormat}, and routes every record it
- * cannot parse to {@link #DEAD_LETTER} with the reason; the pipeline keeps running.
+ * cannot use to {@link #DEAD_LETTER} with the reason; the pipeline keeps running.
  *
- * <p>Each event is emitted at its event time. A record whose event time is earlier than the
- * timestamp its source gave it cannot be moved back in time (Beam forbids it); it is a dead letter
- * too, with a reason that says to give the source the same event-time field.
+ * <p>A live source's events are emitted at their event time; replayed ones keep the timestamp their
+ * source gave them. Dead letters are: records the format cannot parse; records whose event time is
+ * more than {@code maxFutureSkew} ahead of the wall clock ({@link ClockSkewGuard}: the reason says
+ * how far; the source did not let them move the watermark either); and records whose event time is
+ * earlier than the timestamp their source gave them, which Beam cannot move back in time (the
+ * reason says to give the source the same event-time field).
  *
- * <p>{@link #with} takes the lines of a live source; {@link #replayed} takes the lines of a {@code
- * ReplaySource} with the watermark each met, which the events keep for {@code CaptureLateData}. The
- * Beam counter {@code tidemark:recordsIn} counts every record, {@code tidemark:deadLetters} the
- * dead letters.
+ * <p>{@link #with} takes the lines of a live source; {@link #replayed} takes the {@link
+ * ArrivedLine}s of a {@code ReplaySource}, whose watermark and position the events keep. The Beam
+ * counter {@code tidemark:recordsIn} counts every record, {@code tidemark:deadLetters} the dead
+ * letters.
  */
 public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, PCollectionTuple> {
 
@@ -41,22 +40,41 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   public static final TupleTag<DeadLetter> DEAD_LETTER = new TupleTag<DeadLetter>() {};
 
   private final EventFormat format;
-  private final SerializableFunction<InputT, KV<String, Instant>> withArrivalWatermark;
+  private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;
+  private final ClockSkewGuard clockSkewGuard;
+  private final boolean atEventTime;
 
   private ParseEvents(
-      EventFormat format, SerializableFunction<InputT, KV<String, Instant>> withArrivalWatermark) {
+      EventFormat format,
+      SerializableFunction<InputT, ArrivedLine> toArrivedLine,
+      ClockSkewGuard clockSkewGuard,
+      boolean atEventTime) {
     this.format = format;
-    this.withArrivalWatermark = withArrivalWatermark;
+    this.toArrivedLine = toArrivedLine;
+    this.clockSkewGuard = clockSkewGuard;
+    this.atEventTime = atEventTime;
   }
 
-  /** Parses the lines of a live source. */
+  /** Parses the lines of a live source; each event is emitted at its event time. */
   public static ParseEvents<String> with(EventFormat format) {
-    return new ParseEvents<>(format, line -> KV.of(line, Watermarks.MIN));
+    return new ParseEvents<>(format, ArrivedLine::live, ClockSkewGuard.withDefaultSkew(), true);
   }
 
-  /** Parses replayed lines, each with the watermark its source had when it read it. */
-  public static ParseEvents<KV<String, Instant>> replayed(EventFormat format) {
-    return new ParseEvents<>(format, record -> record);
+  /**
+   * Parses replayed lines, each with the watermark its source had when it read it; each event keeps
+   * the timestamp the source gave it (see {@code ReplaySource#stampedAtArrivalWatermark}).
+   */
+  public static ParseEvents<ArrivedLine> replayed(EventFormat format) {
+    return new ParseEvents<>(format, line -> line, ClockSkewGuard.withDefaultSkew(), false);
+  }
+
+  /**
+   * Dead-letters records more than {@code maxFutureSkew} ahead of the wall clock; use the value the
+   * source was given. Default {@link ClockSkewGuard#DEFAULT_MAX_FUTURE_SKEW}.
+   */
+  public ParseEvents<InputT> withMaxFutureSkew(Duration maxFutureSkew) {
+    return new ParseEvents<>(
+        format, toArrivedLine, ClockSkewGuard.allowingFutureSkew(maxFutureSkew), atEventTime);
   }
 
   @Override
@@ -64,15 +82,11 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
     PCollectionTuple parsed =
         records
             .apply(
-                "WithArrivalWatermark",
-                MapElements.into(
-                        TypeDescriptors.kvs(
-                            TypeDescriptors.strings(), TypeDescriptor.of(Instant.class)))
-                    .via(withArrivalWatermark))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), InstantCoder.of()))
+                "ToArrivedLine",
+                MapElements.into(TypeDescriptor.of(ArrivedLine.class)).via(toArrivedLine))
             .apply(
                 "ParseEvent",
-                ParDo.of(new ParseEventFn(format))
+                ParDo.of(new ParseEventFn(format, clockSkewGuard, atEventTime))
                     .withOutputTags(EVENTS, TupleTagList.of(DEAD_LETTER)));
     parsed.get(EVENTS).setCoder(Event.Coder.of());
     parsed.get(DEAD_LETTER).setCoder(DeadLetter.Coder.of());

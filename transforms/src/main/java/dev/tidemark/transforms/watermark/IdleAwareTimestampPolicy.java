@@ -21,14 +21,17 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
   private final TopicPartition partition;
   private final InputGroup<TopicPartition> group;
   private final SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime;
+  private final ClockSkewGuard clockSkewGuard;
 
   IdleAwareTimestampPolicy(
       TopicPartition partition,
       InputGroup<TopicPartition> group,
-      SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime) {
+      SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime,
+      ClockSkewGuard clockSkewGuard) {
     this.partition = partition;
     this.group = group;
     this.eventTime = eventTime;
+    this.clockSkewGuard = clockSkewGuard;
   }
 
   @Override
@@ -38,18 +41,18 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
 
   /**
    * The record's event time, clamped to Beam's range. A record without one (the function returned
-   * null or threw) gets the partition's current watermark: it is neither late nor a reason to move
-   * the watermark, and the parse step downstream routes it to the dead-letter output.
+   * null or threw), or with one too far ahead of the clock ({@link ClockSkewGuard}), gets the
+   * partition's current watermark: it is neither late nor a reason to move the watermark, and the
+   * parse step downstream routes it to the dead-letter output.
    */
   @VisibleForTesting
   Instant getTimestampForRecord(KafkaRecord<K, V> record, Instant now) {
-    @Nullable Instant timestamp = eventTimeOrNull(record);
-    if (timestamp == null) {
+    @Nullable Instant admitted = clockSkewGuard.admit(eventTimeOrNull(record), now);
+    if (admitted == null) {
       return group.lastWatermark(partition);
     }
-    Instant clamped = Watermarks.clamp(timestamp);
-    group.observe(partition, clamped, now);
-    return clamped;
+    group.observe(partition, admitted, now);
+    return admitted;
   }
 
   @Override

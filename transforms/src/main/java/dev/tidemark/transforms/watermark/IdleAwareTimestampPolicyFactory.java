@@ -32,6 +32,8 @@ import org.joda.time.Instant;
  *       the same reader is active (Beam's {@code CustomTimestampPolicyWithLimitedDelay} holds it at
  *       the minimum forever for a partition that never had a record, Beam issue #20908);
  *   <li>an unknown backlog is never treated as idle;
+ *   <li>the watermark never passes the wall clock minus the bound, and a record too far ahead of
+ *       the clock does not move it ({@link ClockSkewGuard});
  *   <li>when all of a reader's partitions are quiet, the watermark moves at the pace of the wall
  *       clock from the last record, so the last window fires for live data and for replays;
  *       partitions that never had any record follow the wall clock.
@@ -82,13 +84,26 @@ public final class IdleAwareTimestampPolicyFactory<K, V> implements TimestampPol
   /** How far behind the newest event time an event may arrive and still be on time. */
   public IdleAwareTimestampPolicyFactory<K, V> withMaxOutOfOrderness(Duration maxOutOfOrderness) {
     return new IdleAwareTimestampPolicyFactory<>(
-        eventTime, IdleAwareWatermark.emptyFollowsWallClock(maxOutOfOrderness, rule.idleTimeout()));
+        eventTime,
+        IdleAwareWatermark.emptyFollowsWallClock(maxOutOfOrderness, rule.idleTimeout())
+            .withClockSkewGuard(rule.clockSkewGuard()));
   }
 
   /** How long a caught-up partition must be quiet before it stops holding the watermark. */
   public IdleAwareTimestampPolicyFactory<K, V> withIdleTimeout(Duration idleTimeout) {
     return new IdleAwareTimestampPolicyFactory<>(
-        eventTime, IdleAwareWatermark.emptyFollowsWallClock(rule.maxOutOfOrderness(), idleTimeout));
+        eventTime,
+        IdleAwareWatermark.emptyFollowsWallClock(rule.maxOutOfOrderness(), idleTimeout)
+            .withClockSkewGuard(rule.clockSkewGuard()));
+  }
+
+  /**
+   * How far ahead of the wall clock an event time may be ({@link ClockSkewGuard}); a record further
+   * ahead does not move the watermark. Default {@link ClockSkewGuard#DEFAULT_MAX_FUTURE_SKEW}.
+   */
+  public IdleAwareTimestampPolicyFactory<K, V> withMaxFutureSkew(Duration maxFutureSkew) {
+    return new IdleAwareTimestampPolicyFactory<>(
+        eventTime, rule.withClockSkewGuard(ClockSkewGuard.allowingFutureSkew(maxFutureSkew)));
   }
 
   @Override
@@ -103,6 +118,6 @@ public final class IdleAwareTimestampPolicyFactory<K, V> implements TimestampPol
       group = new InputGroup<>(rule);
     }
     group.join(partition, previousWatermark, now);
-    return new IdleAwareTimestampPolicy<>(partition, group, eventTime);
+    return new IdleAwareTimestampPolicy<>(partition, group, eventTime, rule.clockSkewGuard());
   }
 }

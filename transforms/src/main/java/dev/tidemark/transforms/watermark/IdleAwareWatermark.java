@@ -41,7 +41,10 @@ import org.joda.time.Instant;
  * S5); a socket that has sent nothing may be about to replay history (scenario S1), and holding
  * costs nothing because there is no data to fire.
  *
- * <p>All arithmetic saturates ({@link Watermarks}); the watermark never moves backwards.
+ * <p>Whatever the records say, the watermark never passes the wall clock minus {@code
+ * maxOutOfOrderness}, and a record too far ahead of the clock is not admitted ({@link
+ * ClockSkewGuard}). All arithmetic saturates ({@link Watermarks}); the watermark never moves
+ * backwards.
  */
 public final class IdleAwareWatermark implements Serializable {
 
@@ -60,12 +63,17 @@ public final class IdleAwareWatermark implements Serializable {
   private final Duration maxOutOfOrderness;
   private final Duration idleTimeout;
   private final boolean emptyFollowsWallClock;
+  private final ClockSkewGuard clockSkewGuard;
 
   private IdleAwareWatermark(
-      Duration maxOutOfOrderness, Duration idleTimeout, boolean emptyFollowsWallClock) {
+      Duration maxOutOfOrderness,
+      Duration idleTimeout,
+      boolean emptyFollowsWallClock,
+      ClockSkewGuard clockSkewGuard) {
     this.maxOutOfOrderness = maxOutOfOrderness;
     this.idleTimeout = idleTimeout;
     this.emptyFollowsWallClock = emptyFollowsWallClock;
+    this.clockSkewGuard = clockSkewGuard;
   }
 
   /**
@@ -77,7 +85,8 @@ public final class IdleAwareWatermark implements Serializable {
     return new IdleAwareWatermark(
         requireNonNegative("maxOutOfOrderness", maxOutOfOrderness),
         requirePositive("idleTimeout", idleTimeout),
-        true);
+        true,
+        ClockSkewGuard.withDefaultSkew());
   }
 
   /**
@@ -88,7 +97,26 @@ public final class IdleAwareWatermark implements Serializable {
     return new IdleAwareWatermark(
         requireNonNegative("maxOutOfOrderness", maxOutOfOrderness),
         requirePositive("idleTimeout", idleTimeout),
-        false);
+        false,
+        ClockSkewGuard.withDefaultSkew());
+  }
+
+  /** The same rule with {@code guard} deciding which event times are too far ahead of the clock. */
+  public IdleAwareWatermark withClockSkewGuard(ClockSkewGuard guard) {
+    return new IdleAwareWatermark(maxOutOfOrderness, idleTimeout, emptyFollowsWallClock, guard);
+  }
+
+  /** Which event times a source may admit, and the dead-letter reason for the others. */
+  public ClockSkewGuard clockSkewGuard() {
+    return clockSkewGuard;
+  }
+
+  /**
+   * {@code candidate}, capped so that it never passes the wall clock minus the bound ({@link
+   * ClockSkewGuard#capAtClock}).
+   */
+  Instant capAtClock(Instant candidate, Instant now) {
+    return ClockSkewGuard.capAtClock(candidate, now, maxOutOfOrderness);
   }
 
   public Duration maxOutOfOrderness() {
@@ -152,7 +180,7 @@ public final class IdleAwareWatermark implements Serializable {
         activity(input, now, caughtUp) == Activity.ACTIVE
             ? activeWatermark(input)
             : quietWatermark(List.of(input), now);
-    return input.advanceTo(candidate);
+    return input.advanceTo(capAtClock(candidate, now));
   }
 
   @Override
@@ -163,6 +191,8 @@ public final class IdleAwareWatermark implements Serializable {
         + idleTimeout
         + ", emptyFollowsWallClock="
         + emptyFollowsWallClock
+        + ", "
+        + clockSkewGuard
         + "}";
   }
 

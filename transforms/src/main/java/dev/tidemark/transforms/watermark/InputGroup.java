@@ -95,7 +95,7 @@ public final class InputGroup<K> {
         member.activity == Activity.ACTIVE
             ? rule.activeWatermark(member.progress)
             : lowestActiveSibling(now).orElseGet(() -> rule.quietWatermark(liveInputs(now), now));
-    Instant watermark = member.progress.advanceTo(candidate);
+    Instant watermark = member.progress.advanceTo(rule.capAtClock(candidate, now));
     // Why did my window not fire? Each input's watermark and activity, as Beam gauges.
     Metrics.gauge(METRICS_NAMESPACE, "watermark[" + key + "]").set(watermark.getMillis());
     Metrics.gauge(METRICS_NAMESPACE, "activity[" + key + "]").set(member.activity.ordinal());

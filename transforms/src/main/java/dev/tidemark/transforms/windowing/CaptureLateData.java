@@ -38,13 +38,8 @@ import org.joda.time.Duration;
  * GroupByKey would have dropped it. Hence every event ends in exactly one place: a window's final
  * pane or the late output.
  *
- * <p>A replayed event ({@code ReplaySource}, with {@link EventTimeWindowing#forReplayedInput()}) is
- * judged instead by the watermark its source had when it read it, {@link
- * dev.tidemark.transforms.model.Event#arrivalWatermark()}: the same decision on every runner and at
- * any parallelism. The runner's own watermark may then be ahead of that decision (it was, on the
- * DirectRunner, by a few hundred milliseconds in tests), so for replayed input the preset keeps
- * every window open in the GroupByKey until the replay ends, and nothing passed here can be dropped
- * there either.
+ * <p>This is the rule for live sources. A recording is replayed with its own rules, decided by the
+ * watermark each record met at its source ({@code dev.tidemark.transforms.replay.Replay}).
  *
  * <p>The step runs in the global window on purpose: a stateful DoFn over the target windows would
  * itself drop expired elements before its code saw them. It keeps no state; the timer is never set,

@@ -34,13 +34,9 @@ final class CaptureLateDataFn extends DoFn<KV<String, Event>, Event> {
       @TimerId(WATERMARK) Timer watermarkTimer,
       MultiOutputReceiver out) {
     Event event = keyed.getValue();
-    // A replayed event is judged by the watermark its source had when it read it, the same on
-    // every runner. A live one by this step's input watermark: for an event-time timer the
-    // "current relative time" is exactly that.
-    Instant watermark =
-        windowing.isForReplayedInput()
-            ? event.arrivalWatermark()
-            : watermarkTimer.getCurrentRelativeTime();
+    // This step's input watermark: for an event-time timer the "current relative time" is
+    // exactly that.
+    Instant watermark = watermarkTimer.getCurrentRelativeTime();
     IntervalWindow window = windowing.windowOf(event.eventTime());
     if (windowing.isExpired(window, watermark)) {
       lateRecords.inc();

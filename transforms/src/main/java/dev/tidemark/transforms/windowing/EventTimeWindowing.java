@@ -1,6 +1,5 @@
 package dev.tidemark.transforms.windowing;
 
-import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.Serializable;
 import org.apache.beam.sdk.transforms.windowing.AfterPane;
 import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
@@ -17,7 +16,8 @@ import org.joda.time.Instant;
 /**
  * tidemark's event-time windowing preset: tumbling windows that always produce a result, and the
  * one definition of when a window has expired, shared by {@link CaptureLateData} and the GroupByKey
- * that follows it.
+ * that follows it, and by the replay's windowing ({@code dev.tidemark.transforms.replay}), which
+ * applies the same rules to the watermark each replayed record met at its source.
  *
  * <pre>{@code
  * EventTimeWindowing windowing =
@@ -47,21 +47,14 @@ public final class EventTimeWindowing implements Serializable {
   /** The early-firing delay unless {@link #withIdleFlush} says otherwise. */
   public static final Duration DEFAULT_IDLE_FLUSH = Duration.standardSeconds(10);
 
-  /** Long enough that no window expires before the end of time, without overflowing. */
-  private static final Duration UNTIL_THE_END =
-      new Duration(Watermarks.MIN, GlobalWindow.INSTANCE.maxTimestamp());
-
   private final Duration size;
   private final Duration allowedLateness;
   private final Duration idleFlush;
-  private final boolean replayed;
 
-  private EventTimeWindowing(
-      Duration size, Duration allowedLateness, Duration idleFlush, boolean replayed) {
+  private EventTimeWindowing(Duration size, Duration allowedLateness, Duration idleFlush) {
     this.size = size;
     this.allowedLateness = allowedLateness;
     this.idleFlush = idleFlush;
-    this.replayed = replayed;
   }
 
   /** Tumbling windows of {@code size}, aligned to the epoch, no allowed lateness. */
@@ -70,7 +63,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "window size: " + size + " is not allowed; use a positive duration, e.g. 5s");
     }
-    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
+    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH);
   }
 
   /** How long after a window's end late data is still added to it (as LATE panes). */
@@ -79,7 +72,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "allowed lateness: " + allowedLateness + " is not allowed; use zero or more, e.g. 1m");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush, replayed);
+    return new EventTimeWindowing(size, allowedLateness, idleFlush);
   }
 
   /** How long after the first element of a pane an EARLY pane fires, whatever the watermark. */
@@ -88,23 +81,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "idle flush: " + idleFlush + " is not allowed; use a positive duration, e.g. 10s");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush, replayed);
-  }
-
-  /**
-   * For input from a {@code ReplaySource}: lateness is decided by the watermark each event met at
-   * the source ({@code Event.arrivalWatermark()}), so a replay gives the same results on every
-   * runner and at any parallelism, and the GroupByKey keeps every window until the end of the
-   * replay, so no runner can drop what that decision passed, however far its own watermark has run
-   * ahead. The cost: window state lives until the replay ends.
-   */
-  public EventTimeWindowing forReplayedInput() {
-    return new EventTimeWindowing(size, allowedLateness, idleFlush, true);
-  }
-
-  /** Whether {@link #forReplayedInput()} was asked for. */
-  public boolean isForReplayedInput() {
-    return replayed;
+    return new EventTimeWindowing(size, allowedLateness, idleFlush);
   }
 
   public Duration size() {
@@ -154,8 +131,7 @@ public final class EventTimeWindowing implements Serializable {
                 .withEarlyFirings(
                     AfterProcessingTime.pastFirstElementInPane().plusDelayOf(idleFlush))
                 .withLateFirings(AfterPane.elementCountAtLeast(1)))
-        .withAllowedLateness(
-            replayed ? UNTIL_THE_END : allowedLateness, ClosingBehavior.FIRE_ALWAYS)
+        .withAllowedLateness(allowedLateness, ClosingBehavior.FIRE_ALWAYS)
         .withOnTimeBehavior(OnTimeBehavior.FIRE_ALWAYS)
         .accumulatingFiredPanes();
   }
@@ -168,7 +144,6 @@ public final class EventTimeWindowing implements Serializable {
         + allowedLateness
         + ", idleFlush="
         + idleFlush
-        + (replayed ? ", replayed" : "")
         + "}";
   }
 }

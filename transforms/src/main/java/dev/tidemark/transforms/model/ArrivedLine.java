@@ -1,0 +1,67 @@
+package dev.tidemark.transforms.model;
+
+import dev.tidemark.transforms.watermark.Watermarks;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Objects;
+import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.CoderProvider;
+import org.apache.beam.sdk.coders.CoderProviders;
+import org.apache.beam.sdk.coders.DefaultCoder;
+import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.values.TypeDescriptor;
+import org.joda.time.Instant;
+
+/**
+ * One text record as its source read it: the text, the source's watermark just before it read the
+ * record, and the record's position in its recording (line number from 1). A live source knows
+ * neither, and says so with {@link #live}.
+ */
+@DefaultCoder(ArrivedLine.Coder.class)
+public record ArrivedLine(String text, Instant arrivalWatermark, long position) {
+
+  public ArrivedLine {
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(arrivalWatermark, "arrivalWatermark");
+  }
+
+  /** A line from a live source, whose watermark the pipeline reads at run time instead. */
+  public static ArrivedLine live(String text) {
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION);
+  }
+
+  /** The coder of {@link ArrivedLine}. */
+  public static final class Coder extends AtomicCoder<ArrivedLine> {
+    private static final Coder INSTANCE = new Coder();
+
+    public static Coder of() {
+      return INSTANCE;
+    }
+
+    /** How {@link DefaultCoder} finds this coder. */
+    public static CoderProvider getCoderProvider() {
+      return CoderProviders.forCoder(TypeDescriptor.of(ArrivedLine.class), INSTANCE);
+    }
+
+    @Override
+    public void encode(ArrivedLine line, OutputStream out) throws IOException {
+      StringUtf8Coder.of().encode(line.text, out);
+      InstantCoder.of().encode(line.arrivalWatermark, out);
+      VarLongCoder.of().encode(line.position, out);
+    }
+
+    @Override
+    public ArrivedLine decode(InputStream in) throws IOException {
+      return new ArrivedLine(
+          StringUtf8Coder.of().decode(in),
+          InstantCoder.of().decode(in),
+          VarLongCoder.of().decode(in));
+    }
+
+    @Override
+    public void verifyDeterministic() {}
+  }
+}

@@ -1,0 +1,69 @@
+package dev.tidemark.transforms.replay;
+
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.Values;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptor;
+import org.apache.beam.sdk.values.TypeDescriptors;
+
+/**
+ * A recording counted per key and window with the replay's rules ({@link ReplayPanesFn}): the
+ * replayed counterpart of {@link CountPerWindow}, with the same output tags plus {@link
+ * ParseEvents#DEAD_LETTER}. Made by {@link Replay#countPerWindow}.
+ */
+public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTuple> {
+
+  private final Replay replay;
+  private final EventTimeWindowing windowing;
+
+  CountReplayPerWindow(Replay replay, EventTimeWindowing windowing) {
+    this.replay = replay;
+    this.windowing = windowing;
+  }
+
+  @Override
+  public PCollectionTuple expand(PBegin begin) {
+    PCollectionTuple parsed = begin.apply("ReadAndParse", replay.readForReplayRules());
+    ReplayPanes<KV<Long, Long>, KV<Long, Long>> decide =
+        new ReplayPanes<>(windowing, new CountAndSumFn(), CountAndSumFn.CODER);
+    PCollectionTuple decided =
+        parsed
+            .get(ParseEvents.EVENTS)
+            .apply(
+                "KeyByKey",
+                MapElements.into(
+                        TypeDescriptors.kvs(
+                            TypeDescriptors.strings(),
+                            TypeDescriptors.kvs(
+                                TypeDescriptors.integers(), TypeDescriptor.of(Event.class))))
+                    .via(event -> KV.of(event.key(), KV.of(0, event))))
+            .setCoder(ReplayPanes.inputCoder())
+            .apply("CountPanes", decide);
+    PCollection<WindowResult> results =
+        decided
+            .get(decide.panes)
+            .apply(
+                "ToWindowResult",
+                MapElements.into(TypeDescriptor.of(WindowResult.class))
+                    .via(
+                        pane ->
+                            new WindowResult(
+                                pane.getKey(),
+                                pane.getValue().getKey(),
+                                pane.getValue().getValue().getKey(),
+                                pane.getValue().getValue().getValue())))
+            .setCoder(WindowResult.Coder.of());
+    return PCollectionTuple.of(CountPerWindow.RESULTS, results)
+        .and(CountPerWindow.LATE, decided.get(decide.late).apply("LateRecords", Values.create()))
+        .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
+  }
+}

@@ -1,0 +1,126 @@
+package dev.tidemark.transforms.replay;
+
+import dev.tidemark.transforms.join.JoinedRecord;
+import dev.tidemark.transforms.join.LeftJoinPerWindow;
+import dev.tidemark.transforms.join.MergeRecords;
+import dev.tidemark.transforms.join.NewestMatch;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Values;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptor;
+import org.apache.beam.sdk.values.TypeDescriptors;
+
+/**
+ * Two recordings left-joined per key and window with the replay's rules ({@link ReplayPanesFn}):
+ * the replayed counterpart of {@link LeftJoinPerWindow}, with its output tags plus {@link
+ * ParseEvents#DEAD_LETTER}. Each record's lateness is decided by the watermark its own recording
+ * had when it read it; late records of both sides within the lateness are ordered by that
+ * watermark, then left before right, then by line. Made by {@link Replay#leftJoin}.
+ */
+public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollectionTuple> {
+
+  private static final int LEFT = 0;
+  private static final int RIGHT = 1;
+
+  private final Replay left;
+  private final Replay right;
+  private final EventTimeWindowing windowing;
+  private final MergeRecords merge;
+
+  LeftJoinReplaysPerWindow(
+      Replay left, Replay right, EventTimeWindowing windowing, MergeRecords merge) {
+    this.left = left;
+    this.right = right;
+    this.windowing = windowing;
+    this.merge = merge;
+  }
+
+  @Override
+  public PCollectionTuple expand(PBegin begin) {
+    PCollectionTuple parsedLeft = begin.apply("ReadAndParseLeft", left.readForReplayRules());
+    PCollectionTuple parsedRight = begin.apply("ReadAndParseRight", right.readForReplayRules());
+    ReplayPanes<List<KV<Integer, Event>>, List<KV<Integer, Event>>> decide =
+        new ReplayPanes<>(windowing, new CollectRecordsFn(), CollectRecordsFn.CODER);
+    PCollectionTuple decided =
+        PCollectionList.of(keyed("Left", LEFT, parsedLeft))
+            .and(keyed("Right", RIGHT, parsedRight))
+            .apply("BothSides", Flatten.pCollections())
+            .apply("JoinPanes", decide);
+    PCollection<JoinedRecord> joined =
+        decided
+            .get(decide.panes)
+            .apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)))
+            .setCoder(JoinedRecord.Coder.of());
+    PCollection<KV<Integer, LateRecord>> late = decided.get(decide.late);
+    return PCollectionTuple.of(LeftJoinPerWindow.JOINED, joined)
+        .and(LeftJoinPerWindow.LATE_LEFT, lateOf("Left", LEFT, late))
+        .and(LeftJoinPerWindow.LATE_RIGHT, lateOf("Right", RIGHT, late))
+        .and(
+            ParseEvents.DEAD_LETTER,
+            PCollectionList.of(parsedLeft.get(ParseEvents.DEAD_LETTER))
+                .and(parsedRight.get(ParseEvents.DEAD_LETTER))
+                .apply("AllDeadLetters", Flatten.pCollections()));
+  }
+
+  private static PCollection<KV<String, KV<Integer, Event>>> keyed(
+      String side, int input, PCollectionTuple parsed) {
+    return parsed
+        .get(ParseEvents.EVENTS)
+        .apply(
+            "Key" + side,
+            MapElements.into(
+                    TypeDescriptors.kvs(
+                        TypeDescriptors.strings(),
+                        TypeDescriptors.kvs(
+                            TypeDescriptors.integers(), TypeDescriptor.of(Event.class))))
+                .via(event -> KV.of(event.key(), KV.of(input, event))))
+        .setCoder(ReplayPanes.inputCoder());
+  }
+
+  private static PCollection<LateRecord> lateOf(
+      String side, int input, PCollection<KV<Integer, LateRecord>> late) {
+    return late.apply("Late" + side, Filter.by(record -> record.getKey() == input))
+        .apply("LateRecords" + side, Values.create());
+  }
+
+  /** Emits each left record of a pane with the newest right record of the pane, or none. */
+  private static final class MergeMatchesFn
+      extends DoFn<KV<String, KV<WindowPane, List<KV<Integer, Event>>>>, JoinedRecord> {
+    private final MergeRecords merge;
+
+    MergeMatchesFn(MergeRecords merge) {
+      this.merge = merge;
+    }
+
+    @ProcessElement
+    public void processElement(
+        @Element KV<String, KV<WindowPane, List<KV<Integer, Event>>>> pane,
+        OutputReceiver<JoinedRecord> out) {
+      List<Event> lefts = new ArrayList<>();
+      List<Event> rights = new ArrayList<>();
+      for (KV<Integer, Event> record : pane.getValue().getValue()) {
+        (record.getKey() == LEFT ? lefts : rights).add(record.getValue());
+      }
+      // Left records in the order they were read, so a pane reads the same in every run.
+      lefts.sort(Comparator.comparingLong(Event::position));
+      NewestMatch.join(pane.getKey(), pane.getValue().getKey(), lefts, rights, merge, out::output);
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package dev.tidemark.transforms.replay;
+
+import dev.tidemark.transforms.io.RecordedLines;
+import dev.tidemark.transforms.io.ReplaySource;
+import dev.tidemark.transforms.join.MergeRecords;
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.io.Serializable;
+import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
+
+/**
+ * A recording, replayed as a live run that saw its records in the same order would see it: the
+ * entry point of every replay pipeline. The replay's rules (lateness and panes decided by the
+ * watermark each record met at the source, see {@link ReplayPanesFn}) live only in the composites
+ * made here, which start from the recording itself, so they cannot be applied to a live source.
+ *
+ * <pre>{@code
+ * Replay orders =
+ *     Replay.of(FileLines.matching("/data/orders-*.json"), JsonEventFormat.withKey("name")
+ *             .withTime("amount"))
+ *         .withMaxOutOfOrderness(Duration.standardSeconds(3));
+ * PCollectionTuple counted = pipeline.apply("CountOrders", orders.countPerWindow(windowing));
+ * counted.get(CountPerWindow.RESULTS);   // one WindowResult per pane
+ * counted.get(CountPerWindow.LATE);      // records whose window had expired
+ * counted.get(ParseEvents.DEAD_LETTER);  // records that could not be used, with the reason
+ * }</pre>
+ */
+public final class Replay implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private final RecordedLines lines;
+  private final EventFormat format;
+  private final Duration maxOutOfOrderness;
+  private final Duration maxFutureSkew;
+  private final double linesPerSecond;
+
+  private Replay(
+      RecordedLines lines,
+      EventFormat format,
+      Duration maxOutOfOrderness,
+      Duration maxFutureSkew,
+      double linesPerSecond) {
+    this.lines = lines;
+    this.format = format;
+    this.maxOutOfOrderness = maxOutOfOrderness;
+    this.maxFutureSkew = maxFutureSkew;
+    this.linesPerSecond = linesPerSecond;
+    // Fails fast on bad settings, before the pipeline runs.
+    source();
+  }
+
+  /**
+   * Replays {@code lines}, parsed by {@code format}, in order, as fast as the runner reads, with no
+   * out-of-orderness allowed until {@link #withMaxOutOfOrderness} says otherwise.
+   */
+  public static Replay of(RecordedLines lines, EventFormat format) {
+    return new Replay(lines, format, Duration.ZERO, ClockSkewGuard.DEFAULT_MAX_FUTURE_SKEW, 0);
+  }
+
+  /** How far behind the newest event time a record may arrive and still be on time. */
+  public Replay withMaxOutOfOrderness(Duration maxOutOfOrderness) {
+    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond);
+  }
+
+  /** How far ahead of the wall clock an event time may be before the record is a dead letter. */
+  public Replay withMaxFutureSkew(Duration maxFutureSkew) {
+    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond);
+  }
+
+  /** Releases at most {@code linesPerSecond} lines a second, like a live feed; 0: no limit. */
+  public Replay withRate(double linesPerSecond) {
+    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond);
+  }
+
+  /**
+   * Counts and sums per key and window: {@code CountPerWindow.RESULTS}, {@code LATE}, dead letters.
+   */
+  public CountReplayPerWindow countPerWindow(EventTimeWindowing windowing) {
+    return new CountReplayPerWindow(this, windowing);
+  }
+
+  /**
+   * Left-joins two recordings per key and window: {@code LeftJoinPerWindow.JOINED}, {@code
+   * LATE_LEFT}, {@code LATE_RIGHT} and {@code ParseEvents.DEAD_LETTER}.
+   */
+  public static LeftJoinReplaysPerWindow leftJoin(
+      Replay left, Replay right, EventTimeWindowing windowing, MergeRecords merge) {
+    return new LeftJoinReplaysPerWindow(left, right, windowing, merge);
+  }
+
+  /**
+   * Reads and parses the recording, {@code ParseEvents.EVENTS} and {@code DEAD_LETTER}, without the
+   * replay's windowing: for a pipeline that mixes it with a live source, where the live rules
+   * ({@code CaptureLateData}) apply to both.
+   */
+  public PTransform<PBegin, PCollectionTuple> readAndParse() {
+    return new PTransform<PBegin, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PBegin begin) {
+        return begin
+            .apply("Read", Read.from(source()))
+            .apply("Text", MapElements.into(TypeDescriptors.strings()).via(ArrivedLine::text))
+            .apply("Parse", ParseEvents.with(format).withMaxFutureSkew(maxFutureSkew));
+      }
+    };
+  }
+
+  /**
+   * Reads and parses the recording for the replay's windowing: every event keeps its arrival
+   * watermark and position, and travels at its arrival watermark ({@link
+   * ReplaySource#stampedAtArrivalWatermark}).
+   */
+  PTransform<PBegin, PCollectionTuple> readForReplayRules() {
+    return new PTransform<PBegin, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PBegin begin) {
+        return begin
+            .apply("Read", Read.from(source().stampedAtArrivalWatermark()))
+            .apply("Parse", ParseEvents.replayed(format).withMaxFutureSkew(maxFutureSkew));
+      }
+    };
+  }
+
+  private ReplaySource source() {
+    return ReplaySource.of(lines, format.eventTimes(), maxOutOfOrderness)
+        .withMaxFutureSkew(maxFutureSkew)
+        .withRate(linesPerSecond);
+  }
+}

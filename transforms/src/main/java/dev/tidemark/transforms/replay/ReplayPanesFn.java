@@ -1,0 +1,290 @@
+package dev.tidemark.transforms.replay;
+
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.coders.BooleanCoder;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.state.MapState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TupleTag;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * Decides, for replayed records, every pane of every (key, window) from the watermark each record
+ * met at its source, so a replay emits what a live run with the same arrival order would, on every
+ * runner and at any parallelism. Input: {@code KV(key, KV(input, event))}, where {@code input}
+ * numbers the recordings of a join (0 for a single one).
+ *
+ * <h3>The rules (W = the record's arrival watermark, [start, end) its window)</h3>
+ *
+ * <ul>
+ *   <li>{@code W < end}: on time; it is in the ON_TIME pane.
+ *   <li>{@code end <= W <= end - 1 ms + allowedLateness}: late within the lateness; it adds one
+ *       LATE pane, after the ON_TIME pane and after the late records that met a lower watermark (or
+ *       the same one, earlier in the recording).
+ *   <li>{@code W} beyond that: the window has expired; the record goes to the late output with W.
+ *       The same test as {@link EventTimeWindowing#isExpired}.
+ *   <li>Panes accumulate; the last pane of a window is {@code final}. A window with no late record
+ *       within the lateness has exactly one pane, ON_TIME and final.
+ *   <li>EARLY panes only by the idle flush: if {@code idleFlush} of processing time passes after a
+ *       key's first unreported on-time record while its window is still open, the window reports
+ *       what it has. A fast replay emits none; a paced or stalled one does, like a live run.
+ * </ul>
+ *
+ * <h3>Why it is exact, and when panes are emitted</h3>
+ *
+ * <p>Which pane a record belongs to depends only on its own W, so it does not matter in which order
+ * the runner delivers records to this step. What must hold is that a pane is not emitted before
+ * every record that belongs to it has arrived. The replay source reports as its watermark the
+ * arrival watermark of the next line it will read, so it passes a value X only after every line
+ * with {@code W < X} has been emitted; runners deliver a source's records before the watermarks it
+ * reports after them (Flink: in order on each channel, and a step's watermark is the minimum over
+ * its channels; DirectRunner: a pending element holds its consumer's watermark). So when this
+ * step's input watermark reaches X, every record with {@code W < X} is here. For that a record must
+ * travel at the watermark it met: its element timestamp is W, not its event time (which the {@link
+ * Event} carries). A record stamped with its event time would be behind the watermark when it is
+ * out of order, and a record behind the watermark holds nothing: measured on the DirectRunner,
+ * whose grouping in front of a stateful step then let the watermark overtake records late within
+ * the lateness by 100 to 350 ms, and their windows were reported twice. An event-time timer at
+ * {@code end - 1 ms + allowedLateness + 1 ms} therefore fires only when every record of the window
+ * that is not expired is here: then every pane is known, and so is which one is last. The panes of
+ * a window are emitted then, once each. With no allowed lateness that is as soon as the window
+ * closes; with allowed lateness L, the replay's event time must pass {@code end + L} first, which a
+ * replay does at the speed it reads.
+ *
+ * <p>State is released when a window's panes are emitted, so memory follows the windows open at one
+ * time (those within {@code maxOutOfOrderness + size + allowedLateness} of the replay's watermark),
+ * not the length of the recording. Once a key has no open window, it has no state and no timer.
+ */
+final class ReplayPanesFn<AccumT, OutputT>
+    extends DoFn<KV<String, KV<Integer, Event>>, KV<String, KV<WindowPane, OutputT>>> {
+
+  private static final Duration ONE_MILLI = Duration.millis(1);
+  private static final String OPEN_WINDOWS = "openWindows";
+  private static final String NEXT_DEADLINE = "nextDeadline";
+  private static final String FLUSH_PENDING = "flushPending";
+  private static final String DEADLINE_TIMER = "deadline";
+  private static final String FLUSH_TIMER = "idleFlush";
+
+  @StateId(OPEN_WINDOWS)
+  private final StateSpec<MapState<Instant, OpenWindow<AccumT>>> openWindowsSpec;
+
+  @StateId(NEXT_DEADLINE)
+  private final StateSpec<ValueState<Instant>> nextDeadlineSpec =
+      StateSpecs.value(InstantCoder.of());
+
+  @StateId(FLUSH_PENDING)
+  private final StateSpec<ValueState<Boolean>> flushPendingSpec =
+      StateSpecs.value(BooleanCoder.of());
+
+  @TimerId(DEADLINE_TIMER)
+  private final TimerSpec deadlineTimerSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  @TimerId(FLUSH_TIMER)
+  private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  private final Counter lateRecords = Metrics.counter("tidemark", "lateRecords");
+  private final EventTimeWindowing windowing;
+  private final CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate;
+  private final TupleTag<KV<String, KV<WindowPane, OutputT>>> panesTag;
+  private final TupleTag<KV<Integer, LateRecord>> lateTag;
+
+  ReplayPanesFn(
+      EventTimeWindowing windowing,
+      CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
+      Coder<AccumT> accumulatorCoder,
+      TupleTag<KV<String, KV<WindowPane, OutputT>>> panesTag,
+      TupleTag<KV<Integer, LateRecord>> lateTag) {
+    this.windowing = windowing;
+    this.aggregate = aggregate;
+    this.panesTag = panesTag;
+    this.lateTag = lateTag;
+    this.openWindowsSpec =
+        StateSpecs.map(InstantCoder.of(), new OpenWindow.OpenWindowCoder<>(accumulatorCoder));
+  }
+
+  @ProcessElement
+  public void processElement(
+      @Element KV<String, KV<Integer, Event>> element,
+      @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
+      @StateId(NEXT_DEADLINE) ValueState<Instant> nextDeadline,
+      @StateId(FLUSH_PENDING) ValueState<Boolean> flushPending,
+      @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
+      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      MultiOutputReceiver out) {
+    KV<Integer, Event> record = element.getValue();
+    Event event = record.getValue();
+    IntervalWindow window = windowing.windowOf(event.eventTime());
+    Instant arrival = event.arrivalWatermark();
+    if (windowing.isExpired(window, arrival)) {
+      lateRecords.inc();
+      out.get(lateTag)
+          .output(
+              KV.of(
+                  record.getKey(),
+                  new LateRecord(
+                      event.key(),
+                      event.eventTime(),
+                      window.start(),
+                      window.end(),
+                      arrival,
+                      event.raw())));
+      return;
+    }
+    @Nullable OpenWindow<AccumT> open = openWindows.get(window.start()).read();
+    if (open == null) {
+      open = new OpenWindow<>(aggregate.createAccumulator());
+      Instant due = closesAt(window);
+      @Nullable Instant next = nextDeadline.read();
+      if (next == null || due.isBefore(next)) {
+        deadlineTimer.set(due);
+        nextDeadline.write(due);
+      }
+    }
+    if (arrival.isBefore(window.end())) {
+      open.onTime = aggregate.addInput(open.onTime, record);
+      open.onTimeRecords++;
+      if (!open.closed) {
+        open.unflushedRecords++;
+        if (flushPending.read() == null) {
+          // A window with data reports within idleFlush even if the replay stalls.
+          flushTimer.offset(windowing.idleFlush()).setRelative();
+          flushPending.write(true);
+        }
+      }
+    } else {
+      open.lateWithinLateness.add(record);
+    }
+    openWindows.put(window.start(), open);
+  }
+
+  @OnTimer(DEADLINE_TIMER)
+  public void onDeadline(
+      @Key String key,
+      @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
+      @StateId(NEXT_DEADLINE) ValueState<Instant> nextDeadline,
+      @StateId(FLUSH_PENDING) ValueState<Boolean> flushPending,
+      @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
+      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      MultiOutputReceiver out) {
+    @Nullable Instant firedAt = nextDeadline.read();
+    if (firedAt == null) {
+      return;
+    }
+    @Nullable Instant next = null;
+    for (Map.Entry<Instant, OpenWindow<AccumT>> entry : entries(openWindows)) {
+      IntervalWindow window = new IntervalWindow(entry.getKey(), windowing.size());
+      OpenWindow<AccumT> open = entry.getValue();
+      if (!expiresAt(window).isAfter(firedAt)) {
+        emitPanes(key, window, open, out);
+        openWindows.remove(entry.getKey());
+        continue;
+      }
+      if (!open.closed && !closesAt(window).isAfter(firedAt)) {
+        // Closed: no more EARLY panes; the rest waits until the window expires.
+        open.closed = true;
+        open.unflushedRecords = 0;
+        openWindows.put(entry.getKey(), open);
+      }
+      Instant due = open.closed ? expiresAt(window) : closesAt(window);
+      next = next == null ? due : Watermarks.earliest(next, due);
+    }
+    if (next == null) {
+      nextDeadline.clear();
+      flushPending.clear();
+      flushTimer.clear();
+    } else {
+      deadlineTimer.set(next);
+      nextDeadline.write(next);
+    }
+  }
+
+  @OnTimer(FLUSH_TIMER)
+  public void onIdleFlush(
+      @Key String key,
+      @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
+      @StateId(FLUSH_PENDING) ValueState<Boolean> flushPending,
+      MultiOutputReceiver out) {
+    flushPending.clear();
+    for (Map.Entry<Instant, OpenWindow<AccumT>> entry : entries(openWindows)) {
+      OpenWindow<AccumT> open = entry.getValue();
+      if (!open.closed && open.unflushedRecords > 0) {
+        IntervalWindow window = new IntervalWindow(entry.getKey(), windowing.size());
+        emit(key, window, Timing.EARLY, open.panesEmitted++, false, open.onTime, out);
+        open.unflushedRecords = 0;
+        openWindows.put(entry.getKey(), open);
+      }
+    }
+  }
+
+  /** The ON_TIME pane if any record was on time, then one LATE pane per late record; last final. */
+  private void emitPanes(
+      String key, IntervalWindow window, OpenWindow<AccumT> open, MultiOutputReceiver out) {
+    List<KV<Integer, Event>> late = new ArrayList<>(open.lateWithinLateness);
+    late.sort(OpenWindow.ARRIVAL_ORDER);
+    AccumT accumulated = open.onTime;
+    long index = open.panesEmitted;
+    if (open.onTimeRecords > 0) {
+      emit(key, window, Timing.ON_TIME, index++, late.isEmpty(), accumulated, out);
+    }
+    for (int i = 0; i < late.size(); i++) {
+      accumulated = aggregate.addInput(accumulated, late.get(i));
+      emit(key, window, Timing.LATE, index++, i == late.size() - 1, accumulated, out);
+    }
+  }
+
+  private void emit(
+      String key,
+      IntervalWindow window,
+      Timing timing,
+      long index,
+      boolean isFinal,
+      AccumT accumulated,
+      MultiOutputReceiver out) {
+    WindowPane pane = new WindowPane(window.start(), window.end(), timing, index, isFinal);
+    out.get(panesTag).output(KV.of(key, KV.of(pane, aggregate.extractOutput(accumulated))));
+  }
+
+  /** When every on-time record of {@code window} is here (the input watermark reached its end). */
+  private static Instant closesAt(IntervalWindow window) {
+    return Watermarks.earliest(window.end(), GlobalWindow.INSTANCE.maxTimestamp());
+  }
+
+  /** When every record of {@code window} that is not expired is here. */
+  private Instant expiresAt(IntervalWindow window) {
+    return Watermarks.earliest(
+        Watermarks.plus(windowing.expiresAt(window), ONE_MILLI),
+        GlobalWindow.INSTANCE.maxTimestamp());
+  }
+
+  /** A copy, so the state can be changed while going through it. */
+  private static <AccumT> List<Map.Entry<Instant, OpenWindow<AccumT>>> entries(
+      MapState<Instant, OpenWindow<AccumT>> openWindows) {
+    List<Map.Entry<Instant, OpenWindow<AccumT>>> entries = new ArrayList<>();
+    openWindows.entries().read().forEach(entries::add);
+    return entries;
+  }
+}

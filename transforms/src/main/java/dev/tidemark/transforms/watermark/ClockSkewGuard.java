@@ -1,0 +1,131 @@
+package dev.tidemark.transforms.watermark;
+
+import java.io.Serializable;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * The one rule that keeps a wrong clock from breaking the watermark, shared by every tidemark
+ * source (files, the generator, sockets, Kafka) and by {@code ParseEvents}.
+ *
+ * <ul>
+ *   <li>A record whose event time is more than {@code maxFutureSkew} ahead of the wall clock is not
+ *       admitted ({@link #admit} returns null): the source emits it at its current watermark
+ *       without moving the watermark, and {@code ParseEvents} routes it to the dead-letter output
+ *       with {@link #reason}. It opens no window.
+ *   <li>A watermark never passes the wall clock minus {@code maxOutOfOrderness} ({@link
+ *       #capAtClock}), whatever the records say. Beam's {@code
+ *       CustomTimestampPolicyWithLimitedDelay} caps at the clock for the same reason; Flink's
+ *       bounded-out-of-orderness generator does not.
+ * </ul>
+ *
+ * <p>Why both places agree: the source asks at the moment it reads a record, {@code ParseEvents}
+ * later. The clock only moves forward, so a record that {@code ParseEvents} finds too far ahead was
+ * too far ahead when the source read it: no dead letter has ever moved a watermark. The reverse can
+ * happen within a few milliseconds of the limit (the source held the watermark, the parse step
+ * admits the record); such a record is simply one that did not advance the watermark.
+ *
+ * <p>The default, {@link #DEFAULT_MAX_FUTURE_SKEW} (15 minutes), is far beyond the skew of
+ * NTP-synchronised hosts and catches the failures this guard is for: a producer whose clock is
+ * years off, microseconds read as milliseconds, {@code Long.MAX_VALUE} as a placeholder.
+ */
+public final class ClockSkewGuard implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** How far ahead of the wall clock an event time may be unless configured otherwise. */
+  public static final Duration DEFAULT_MAX_FUTURE_SKEW = Duration.standardMinutes(15);
+
+  private final Duration maxFutureSkew;
+
+  private ClockSkewGuard(Duration maxFutureSkew) {
+    this.maxFutureSkew = maxFutureSkew;
+  }
+
+  /** Admits event times up to {@code maxFutureSkew} ahead of the wall clock. */
+  public static ClockSkewGuard allowingFutureSkew(Duration maxFutureSkew) {
+    if (maxFutureSkew == null || maxFutureSkew.getMillis() < 0) {
+      throw new IllegalArgumentException(
+          "maxFutureSkew: " + maxFutureSkew + " is not allowed; use zero or more, e.g. 15m");
+    }
+    return new ClockSkewGuard(maxFutureSkew);
+  }
+
+  /** Admits event times up to {@link #DEFAULT_MAX_FUTURE_SKEW} ahead of the wall clock. */
+  public static ClockSkewGuard withDefaultSkew() {
+    return new ClockSkewGuard(DEFAULT_MAX_FUTURE_SKEW);
+  }
+
+  public Duration maxFutureSkew() {
+    return maxFutureSkew;
+  }
+
+  /** Whether {@code eventTime} is more than {@code maxFutureSkew} ahead of {@code now}. */
+  public boolean isTooFarAhead(Instant eventTime, Instant now) {
+    return eventTime.isAfter(Watermarks.plus(now, maxFutureSkew));
+  }
+
+  /**
+   * The event time a source may use for its watermark: {@code eventTime} clamped to Beam's range,
+   * or null when there is none or it is too far ahead of {@code now}.
+   */
+  public @Nullable Instant admit(@Nullable Instant eventTime, Instant now) {
+    if (eventTime == null) {
+      return null;
+    }
+    Instant clamped = Watermarks.clamp(eventTime);
+    return isTooFarAhead(clamped, now) ? null : clamped;
+  }
+
+  /**
+   * Why a record at {@code eventTime} is a dead letter at {@code now}; for the dead-letter output.
+   */
+  public String reason(Instant eventTime, Instant now) {
+    Duration ahead = new Duration(now, Watermarks.clamp(eventTime));
+    return "event time "
+        + eventTime.getMillis()
+        + " is "
+        + Durations.describe(ahead)
+        + " ahead of the clock ("
+        + now
+        + "); at most "
+        + Durations.describe(maxFutureSkew)
+        + " is accepted (--maxFutureSkew)";
+  }
+
+  /** {@code watermark}, but never later than {@code now - maxOutOfOrderness}. */
+  public static Instant capAtClock(Instant watermark, Instant now, Duration maxOutOfOrderness) {
+    return Watermarks.earliest(watermark, Watermarks.minus(now, maxOutOfOrderness));
+  }
+
+  @Override
+  public String toString() {
+    return "ClockSkewGuard{maxFutureSkew=" + maxFutureSkew + "}";
+  }
+
+  /** Human-readable durations for reasons: "74 years", "3 h 20 min", "100 s", "250 ms". */
+  static final class Durations {
+    private Durations() {}
+
+    static String describe(Duration duration) {
+      long millis = duration.getMillis();
+      long days = duration.getStandardDays();
+      if (days >= 365) {
+        return (days / 365) + " years";
+      }
+      if (days >= 1) {
+        return days + " days";
+      }
+      long hours = duration.getStandardHours();
+      if (hours >= 1) {
+        return hours + " h " + (duration.getStandardMinutes() % 60) + " min";
+      }
+      long minutes = duration.getStandardMinutes();
+      if (minutes >= 1) {
+        return minutes + " min " + (duration.getStandardSeconds() % 60) + " s";
+      }
+      return millis >= 1000 ? duration.getStandardSeconds() + " s" : millis + " ms";
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package dev.tidemark.transforms.testing;
+
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
+import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * What a replay must output, computed directly from the recordings, without Beam: each line meets
+ * the watermark {@code newest admitted event time so far - bound - 1 ms} of its own recording; it
+ * is on time if that is before its window's end, late within the lateness up to the window's
+ * expiry, and late beyond it after. Each window with data gets an ON_TIME pane if any record was on
+ * time, then one LATE pane per record late within the lateness (in the order of the watermark they
+ * met, then input, then line); panes accumulate and the last is final.
+ */
+public final class ReplayReference {
+
+  /** One predicted pane and the records in it, accumulated. */
+  public record Pane(
+      String key,
+      long windowStart,
+      long windowEnd,
+      String timing,
+      long index,
+      boolean isFinal,
+      List<Event> records) {
+
+    public long count() {
+      return records.size();
+    }
+
+    public long sum() {
+      return records.stream().mapToLong(Event::value).sum();
+    }
+
+    /** "key,windowStart TIMING#index[ final] count/sum", the form count's tests compare. */
+    public String describe() {
+      return key
+          + ","
+          + windowStart
+          + " "
+          + timing
+          + "#"
+          + index
+          + (isFinal ? " final " : " ")
+          + count()
+          + "/"
+          + sum();
+    }
+  }
+
+  /** A recording: its lines in order, how to parse them, and its out-of-orderness bound. */
+  public record Recording(List<String> lines, EventFormat format, Duration maxOutOfOrderness) {}
+
+  public final List<Pane> panes = new ArrayList<>();
+  public final Set<String> late = new HashSet<>();
+  public final Set<String> dead = new HashSet<>();
+
+  private ReplayReference() {}
+
+  /** The reference for one recording. */
+  public static ReplayReference of(Recording recording, EventTimeWindowing windowing) {
+    return of(List.of(recording), windowing);
+  }
+
+  /** The reference for recordings read side by side (input 0, 1, ...), as a join reads them. */
+  public static ReplayReference of(List<Recording> recordings, EventTimeWindowing windowing) {
+    ReplayReference reference = new ReplayReference();
+    ClockSkewGuard guard = ClockSkewGuard.withDefaultSkew();
+    Map<String, List<Arrival>> onTime = new TreeMap<>();
+    Map<String, List<Arrival>> lateWithinLateness = new TreeMap<>();
+    for (int input = 0; input < recordings.size(); input++) {
+      Recording recording = recordings.get(input);
+      Instant maxEventTime = null;
+      long position = 0;
+      for (String line : recording.lines()) {
+        position++;
+        Instant watermark =
+            maxEventTime == null
+                ? Watermarks.MIN
+                : Watermarks.behind(maxEventTime, recording.maxOutOfOrderness());
+        Event event;
+        try {
+          event = recording.format().parse(line);
+        } catch (BadRecordException e) {
+          reference.dead.add(line);
+          continue;
+        }
+        if (guard.isTooFarAhead(event.eventTime(), Instant.now())) {
+          reference.dead.add(line);
+          continue;
+        }
+        maxEventTime =
+            maxEventTime == null
+                ? event.eventTime()
+                : Watermarks.latest(maxEventTime, event.eventTime());
+        IntervalWindow window = windowing.windowOf(event.eventTime());
+        String windowKey = event.key() + "\u0000" + window.start().getMillis();
+        Arrival arrival = new Arrival(watermark.getMillis(), input, position, event, window);
+        if (windowing.isExpired(window, watermark)) {
+          reference.late.add(line);
+        } else if (watermark.isBefore(window.end())) {
+          onTime.computeIfAbsent(windowKey, k -> new ArrayList<>()).add(arrival);
+        } else {
+          lateWithinLateness.computeIfAbsent(windowKey, k -> new ArrayList<>()).add(arrival);
+        }
+      }
+    }
+    Set<String> windows = new TreeSet<>(onTime.keySet());
+    windows.addAll(lateWithinLateness.keySet());
+    for (String windowKey : windows) {
+      List<Arrival> early = onTime.getOrDefault(windowKey, List.of());
+      List<Arrival> late = new ArrayList<>(lateWithinLateness.getOrDefault(windowKey, List.of()));
+      late.sort(
+          Comparator.comparingLong(Arrival::watermark)
+              .thenComparingInt(Arrival::input)
+              .thenComparingLong(Arrival::position));
+      List<Event> accumulated = new ArrayList<>();
+      early.forEach(arrival -> accumulated.add(arrival.event()));
+      IntervalWindow window = (early.isEmpty() ? late.get(0) : early.get(0)).window();
+      String key = (early.isEmpty() ? late.get(0) : early.get(0)).event().key();
+      long index = 0;
+      if (!early.isEmpty()) {
+        reference.panes.add(pane(key, window, "ON_TIME", index++, late.isEmpty(), accumulated));
+      }
+      for (int i = 0; i < late.size(); i++) {
+        accumulated.add(late.get(i).event());
+        reference.panes.add(pane(key, window, "LATE", index++, i == late.size() - 1, accumulated));
+      }
+    }
+    return reference;
+  }
+
+  /** Every pane described by {@code describe}, as a sorted list to compare with an output. */
+  public List<String> panes(Function<Pane, String> describe) {
+    List<String> described = new ArrayList<>();
+    panes.forEach(pane -> described.add(describe.apply(pane)));
+    described.sort(Comparator.naturalOrder());
+    return described;
+  }
+
+  /** How many panes are LATE; a test that means to cover them checks this is not zero. */
+  public long latePanes() {
+    return panes.stream().filter(pane -> pane.timing().equals("LATE")).count();
+  }
+
+  private static Pane pane(
+      String key,
+      IntervalWindow window,
+      String timing,
+      long index,
+      boolean isFinal,
+      List<Event> accumulated) {
+    return new Pane(
+        key,
+        window.start().getMillis(),
+        window.end().getMillis(),
+        timing,
+        index,
+        isFinal,
+        List.copyOf(accumulated));
+  }
+
+  private record Arrival(
+      long watermark, int input, long position, Event event, IntervalWindow window) {}
+}
