@@ -173,21 +173,52 @@ class IdleAwareTimestampPolicyTest {
     // (1) A record stamped Long.MIN_VALUE is clamped to Beam's minimum; the watermark stays there.
     assertThat(reader.read(0, new Instant(Long.MIN_VALUE), START), equalTo(Watermarks.MIN));
     assertThat(reader.watermark(START, 1), equalTo(Watermarks.MIN));
-    // (2) A record stamped Long.MAX_VALUE is clamped to Beam's maximum; the watermark is the
-    // maximum minus the bound, a valid timestamp, and idling from there saturates.
-    assertThat(reader.read(0, new Instant(Long.MAX_VALUE), START), equalTo(Watermarks.MAX));
-    assertThat(reader.watermark(START, 1), equalTo(Watermarks.MAX.minus(1001)));
-    assertThat(
-        reader.watermark(START.plus(Duration.standardDays(365)), 0), equalTo(Watermarks.MAX));
+    // (2) A record stamped Long.MAX_VALUE is far ahead of the clock: it carries the current
+    // watermark and moves nothing; the parse step makes it a dead letter.
+    assertThat(reader.read(0, new Instant(Long.MAX_VALUE), START), equalTo(Watermarks.MIN));
+    assertThat(reader.watermark(START, 1), equalTo(Watermarks.MIN));
   }
 
   @Test
-  void recordFarInTheFutureMovesTheWatermarkWithoutOverflow() {
+  void recordFarInTheFutureDoesNotMoveTheWatermark() {
     FakeReader reader = new FakeReader(factory(), 1, Optional.empty());
     Instant farFuture = new Instant(253402300799000L); // 9999-12-31T23:59:59Z
     reader.read(0, HISTORY, START);
-    reader.read(0, farFuture, START);
-    assertThat(reader.watermark(START, 1), equalTo(farFuture.minus(1001)));
+    assertThat(reader.watermark(START, 1), equalTo(HISTORY.minus(1001)));
+    // (1) The record from a wrong clock carries the current watermark instead of its own time.
+    assertThat(reader.read(0, farFuture, START), equalTo(HISTORY.minus(1001)));
+    // (2) The watermark is still the one the real records allow.
+    assertThat(reader.watermark(START, 1), equalTo(HISTORY.minus(1001)));
+  }
+
+  @Test
+  void watermarkNeverPassesTheClockMinusTheBound() {
+    // Beam's CustomTimestampPolicyWithLimitedDelayTest case: records at now-200 s ... now-100 s
+    // and one at now+100 s, with a 60 s bound.
+    Duration bound = Duration.standardSeconds(60);
+    FakeReader reader = new FakeReader(factory().withMaxOutOfOrderness(bound), 1, Optional.empty());
+    Instant now = START;
+    // (1) Records behind the clock: the watermark is the newest minus the bound.
+    for (long back = 200; back >= 100; back -= 10) {
+      reader.read(0, now.minus(Duration.standardSeconds(back)), now);
+    }
+    assertThat(
+        reader.watermark(now, 1), equalTo(now.minus(Duration.standardSeconds(160)).minus(1)));
+    // (2) A record 100 s ahead of the clock is within the default skew of 15 min: it is admitted,
+    // but the watermark stops at the clock minus the bound.
+    Instant ahead = now.plus(Duration.standardSeconds(100));
+    assertThat(reader.read(0, ahead, now), equalTo(ahead));
+    assertThat(reader.watermark(now, 1), equalTo(now.minus(bound)));
+    // (3) With a 60 s skew the same record is not admitted: it carries the current watermark.
+    FakeReader strict =
+        new FakeReader(
+            factory().withMaxOutOfOrderness(bound).withMaxFutureSkew(Duration.standardSeconds(60)),
+            1,
+            Optional.empty());
+    strict.read(0, now.minus(Duration.standardSeconds(100)), now);
+    Instant before = strict.watermark(now, 1);
+    assertThat(strict.read(0, ahead, now), equalTo(before));
+    assertThat(strict.watermark(now, 1), equalTo(before));
   }
 
   @Test
