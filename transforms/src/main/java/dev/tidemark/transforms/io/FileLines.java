@@ -19,7 +19,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The lines of the files that match a path or glob, in file-name order and, within a file, in line
- * order. Read through Beam's {@link FileSystems}, so any file system Beam knows works.
+ * order. Read through Beam's {@link FileSystems}, so any file system Beam knows works. A local path
+ * is matched without walking a directory tree ({@link LocalMatch}): a path names one file, a glob
+ * expands within its own directory, and only {@code **} looks into subdirectories.
  */
 public final class FileLines implements RecordedLines {
 
@@ -42,11 +44,19 @@ public final class FileLines implements RecordedLines {
    * @throws IOException if the pattern matches nothing or cannot be read; the message says which
    */
   public List<Metadata> files() throws IOException {
-    MatchResult match = FileSystems.match(pattern);
-    if (match.status() != MatchResult.Status.OK || match.metadata().isEmpty()) {
+    List<String> specs =
+        LocalMatch.isLocal(pattern) ? LocalMatch.expand(pattern) : List.of(pattern);
+    List<Metadata> files = new ArrayList<>();
+    if (!specs.isEmpty()) {
+      for (MatchResult match : FileSystems.match(specs)) {
+        if (match.status() == MatchResult.Status.OK) {
+          files.addAll(match.metadata());
+        }
+      }
+    }
+    if (files.isEmpty()) {
       throw new IOException("no file matches '" + pattern + "'");
     }
-    List<Metadata> files = new ArrayList<>(match.metadata());
     files.sort(Comparator.comparing(file -> file.resourceId().toString()));
     return files;
   }
