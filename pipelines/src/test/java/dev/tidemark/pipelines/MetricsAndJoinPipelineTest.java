@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -69,8 +70,21 @@ class MetricsAndJoinPipelineTest {
     }
     Map<String, Long> latest = new TreeMap<>();
     for (JsonNode line : Outputs.read(out)) {
+      // S5's four fields, then which pane the row is: timing, pane, final.
+      List<String> fields = new ArrayList<>();
+      line.fieldNames().forEachRemaining(fields::add);
       assertThat(
-          line.fieldNames().hasNext() && line.size() == 5 && line.has("timing"), equalTo(true));
+          fields,
+          contains(
+              "index_name",
+              "event_time_log",
+              "op_type",
+              "count_result",
+              "timing",
+              "pane",
+              "final"));
+      assertThat(
+          "no late data: one final ON_TIME row each", line.get("final").asBoolean(), equalTo(true));
       latest.put(
           line.get("index_name").asText()
               + "|"

@@ -81,4 +81,35 @@ final class Outputs {
     }
     return records;
   }
+
+  /**
+   * Runs {@code args} from the command line with every sink a file under {@code directory} named
+   * after {@code name}, and checks it exits 0.
+   */
+  static Run run(Path directory, String name, String... args) throws IOException {
+    Path results = directory.resolve(name + "-results.json");
+    Path late = directory.resolve(name + "-late.json");
+    Path dead = directory.resolve(name + "-dead.json");
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--sink=file:" + results);
+    all.add("--lateSink=file:" + late);
+    all.add("--deadLetterSink=file:" + dead);
+    CommandLine run = CommandLine.run(all.toArray(new String[0]));
+    assertThat(run.err, run.exitCode, equalTo(0));
+    return new Run(read(results), read(late), read(dead), run.err);
+  }
+
+  /** What one command-line run wrote: results, late records, dead letters, and its stderr. */
+  record Run(List<JsonNode> results, List<JsonNode> late, List<JsonNode> dead, String err) {
+
+    /** The records of the late ({@code "late"}) or dead-letter ({@code "deadLetter"}) lines. */
+    Set<String> records(String type) {
+      return Outputs.records(type.equals("late") ? late : dead, type);
+    }
+
+    /** The last line on stderr: the run's summary. */
+    String summary() {
+      return err.lines().reduce((first, second) -> second).orElse("");
+    }
+  }
 }

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.beam.sdk.coders.BigEndianLongCoder;
 import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CustomCoder;
@@ -30,29 +31,35 @@ final class OpenWindow<AccumT> {
           .thenComparing(KV::getKey)
           .thenComparing(record -> record.getValue().position());
 
+  /** {@link #flushDueMillis} when no EARLY pane is due. */
+  static final long NO_FLUSH = Long.MAX_VALUE;
+
   AccumT onTime;
   long onTimeRecords;
-  long unflushedRecords;
   long panesEmitted;
   boolean closed;
+
+  /** Wall-clock time at which the on-time records not yet reported are due in an EARLY pane. */
+  long flushDueMillis;
+
   final List<KV<Integer, Event>> lateWithinLateness;
 
   OpenWindow(AccumT onTime) {
-    this(onTime, 0, 0, 0, false, new ArrayList<>());
+    this(onTime, 0, 0, false, NO_FLUSH, new ArrayList<>());
   }
 
   private OpenWindow(
       AccumT onTime,
       long onTimeRecords,
-      long unflushedRecords,
       long panesEmitted,
       boolean closed,
+      long flushDueMillis,
       List<KV<Integer, Event>> lateWithinLateness) {
     this.onTime = onTime;
     this.onTimeRecords = onTimeRecords;
-    this.unflushedRecords = unflushedRecords;
     this.panesEmitted = panesEmitted;
     this.closed = closed;
+    this.flushDueMillis = flushDueMillis;
     this.lateWithinLateness = lateWithinLateness;
   }
 
@@ -72,9 +79,9 @@ final class OpenWindow<AccumT> {
     public void encode(OpenWindow<AccumT> window, OutputStream out) throws IOException {
       accumulatorCoder.encode(window.onTime, out);
       VarLongCoder.of().encode(window.onTimeRecords, out);
-      VarLongCoder.of().encode(window.unflushedRecords, out);
       VarLongCoder.of().encode(window.panesEmitted, out);
       BooleanCoder.of().encode(window.closed, out);
+      BigEndianLongCoder.of().encode(window.flushDueMillis, out);
       RECORDS.encode(window.lateWithinLateness, out);
     }
 
@@ -84,8 +91,8 @@ final class OpenWindow<AccumT> {
           accumulatorCoder.decode(in),
           VarLongCoder.of().decode(in),
           VarLongCoder.of().decode(in),
-          VarLongCoder.of().decode(in),
           BooleanCoder.of().decode(in),
+          BigEndianLongCoder.of().decode(in),
           new ArrayList<>(RECORDS.decode(in)));
     }
   }

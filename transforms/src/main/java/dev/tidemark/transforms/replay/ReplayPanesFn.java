@@ -8,7 +8,6 @@ import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.metrics.Counter;
@@ -50,8 +49,9 @@ import org.joda.time.Instant;
  *   <li>Panes accumulate; the last pane of a window is {@code final}. A window with no late record
  *       within the lateness has exactly one pane, ON_TIME and final.
  *   <li>EARLY panes only by the idle flush: if {@code idleFlush} of processing time passes after a
- *       key's first unreported on-time record while its window is still open, the window reports
- *       what it has. A fast replay emits none; a paced or stalled one does, like a live run.
+ *       window's first unreported on-time record while the window is still open, it reports what it
+ *       has, as {@code AfterProcessingTime.pastFirstElementInPane()} does in a live run. A replay
+ *       faster than that emits none; a paced or stalled one does.
  * </ul>
  *
  * <h3>Why it is exact, and when panes are emitted</h3>
@@ -85,7 +85,7 @@ final class ReplayPanesFn<AccumT, OutputT>
   private static final Duration ONE_MILLI = Duration.millis(1);
   private static final String OPEN_WINDOWS = "openWindows";
   private static final String NEXT_DEADLINE = "nextDeadline";
-  private static final String FLUSH_PENDING = "flushPending";
+  private static final String FLUSH_DUE = "flushDue";
   private static final String DEADLINE_TIMER = "deadline";
   private static final String FLUSH_TIMER = "idleFlush";
 
@@ -96,9 +96,8 @@ final class ReplayPanesFn<AccumT, OutputT>
   private final StateSpec<ValueState<Instant>> nextDeadlineSpec =
       StateSpecs.value(InstantCoder.of());
 
-  @StateId(FLUSH_PENDING)
-  private final StateSpec<ValueState<Boolean>> flushPendingSpec =
-      StateSpecs.value(BooleanCoder.of());
+  @StateId(FLUSH_DUE)
+  private final StateSpec<ValueState<Instant>> flushDueSpec = StateSpecs.value(InstantCoder.of());
 
   @TimerId(DEADLINE_TIMER)
   private final TimerSpec deadlineTimerSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
@@ -131,7 +130,7 @@ final class ReplayPanesFn<AccumT, OutputT>
       @Element KV<String, KV<Integer, Event>> element,
       @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
       @StateId(NEXT_DEADLINE) ValueState<Instant> nextDeadline,
-      @StateId(FLUSH_PENDING) ValueState<Boolean> flushPending,
+      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
       MultiOutputReceiver out) {
@@ -167,13 +166,11 @@ final class ReplayPanesFn<AccumT, OutputT>
     if (arrival.isBefore(window.end())) {
       open.onTime = aggregate.addInput(open.onTime, record);
       open.onTimeRecords++;
-      if (!open.closed) {
-        open.unflushedRecords++;
-        if (flushPending.read() == null) {
-          // A window with data reports within idleFlush even if the replay stalls.
-          flushTimer.offset(windowing.idleFlush()).setRelative();
-          flushPending.write(true);
-        }
+      if (!open.closed && open.flushDueMillis == OpenWindow.NO_FLUSH) {
+        // A window with data reports within idleFlush of its first unreported record, even if
+        // the replay stalls.
+        open.flushDueMillis = Instant.now().plus(windowing.idleFlush()).getMillis();
+        armFlush(new Instant(open.flushDueMillis), flushDue, flushTimer);
       }
     } else {
       open.lateWithinLateness.add(record);
@@ -186,7 +183,7 @@ final class ReplayPanesFn<AccumT, OutputT>
       @Key String key,
       @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
       @StateId(NEXT_DEADLINE) ValueState<Instant> nextDeadline,
-      @StateId(FLUSH_PENDING) ValueState<Boolean> flushPending,
+      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
       MultiOutputReceiver out) {
@@ -206,7 +203,7 @@ final class ReplayPanesFn<AccumT, OutputT>
       if (!open.closed && !closesAt(window).isAfter(firedAt)) {
         // Closed: no more EARLY panes; the rest waits until the window expires.
         open.closed = true;
-        open.unflushedRecords = 0;
+        open.flushDueMillis = OpenWindow.NO_FLUSH;
         openWindows.put(entry.getKey(), open);
       }
       Instant due = open.closed ? expiresAt(window) : closesAt(window);
@@ -214,7 +211,7 @@ final class ReplayPanesFn<AccumT, OutputT>
     }
     if (next == null) {
       nextDeadline.clear();
-      flushPending.clear();
+      flushDue.clear();
       flushTimer.clear();
     } else {
       deadlineTimer.set(next);
@@ -226,17 +223,39 @@ final class ReplayPanesFn<AccumT, OutputT>
   public void onIdleFlush(
       @Key String key,
       @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
-      @StateId(FLUSH_PENDING) ValueState<Boolean> flushPending,
+      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
+      @TimerId(FLUSH_TIMER) Timer flushTimer,
       MultiOutputReceiver out) {
-    flushPending.clear();
+    @Nullable Instant due = flushDue.read();
+    flushDue.clear();
+    Instant now = Instant.now();
+    // Runners also fire pending processing-time timers when the input ends, before they are due:
+    // that is the end of the replay, not idleness, and the deadline timers report those windows.
+    if (due == null || now.isBefore(due)) {
+      return;
+    }
     for (Map.Entry<Instant, OpenWindow<AccumT>> entry : entries(openWindows)) {
       OpenWindow<AccumT> open = entry.getValue();
-      if (!open.closed && open.unflushedRecords > 0) {
+      if (open.closed || open.flushDueMillis == OpenWindow.NO_FLUSH) {
+        continue;
+      }
+      if (open.flushDueMillis <= now.getMillis()) {
         IntervalWindow window = new IntervalWindow(entry.getKey(), windowing.size());
         emit(key, window, Timing.EARLY, open.panesEmitted++, false, open.onTime, out);
-        open.unflushedRecords = 0;
+        open.flushDueMillis = OpenWindow.NO_FLUSH;
         openWindows.put(entry.getKey(), open);
+      } else {
+        armFlush(new Instant(open.flushDueMillis), flushDue, flushTimer);
       }
+    }
+  }
+
+  /** Makes the key's one flush timer fire at {@code due} unless it fires earlier already. */
+  private static void armFlush(Instant due, ValueState<Instant> flushDue, Timer flushTimer) {
+    @Nullable Instant armed = flushDue.read();
+    if (armed == null || due.isBefore(armed)) {
+      flushTimer.set(due);
+      flushDue.write(due);
     }
   }
 
