@@ -2,6 +2,7 @@ package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -65,6 +66,11 @@ class KafkaPipelinesIT {
     for (int i = 0; i < 20; i++) {
       a.add("a," + (base + i * 1000L));
       expected.merge("a," + (base + (i / 5) * 5000L), 1L, Long::sum);
+      if (i == 7) {
+        // Records from wrong clocks: dead letters that move no watermark.
+        a.add("a,4102444800000");
+        a.add("a,9223372036854775807");
+      }
       if (i % 3 == 0) {
         b.add("b," + (base + i * 1000L + 300));
         expected.merge("b," + (base + (i / 5) * 5000L), 1L, Long::sum);
@@ -73,11 +79,13 @@ class KafkaPipelinesIT {
     broker.send("clicks", 0, a);
     broker.send("clicks", 2, b);
     Path out = directory.resolve("counts.json");
+    Path dead = directory.resolve("counts-dead.json");
 
     CountPipeline.Options options =
         PipelineOptionsFactory.fromArgs(
                 "--source=kafka://" + broker.bootstrapServers() + "/clicks",
                 "--sink=file:" + out,
+                "--deadLetterSink=file:" + dead,
                 "--idleTimeout=3s",
                 "--runner=DirectRunner",
                 "--blockOnRun=false")
@@ -88,6 +96,15 @@ class KafkaPipelinesIT {
       Supplier<Map<String, Long>> finals = () -> finalCounts(out);
       assertThat(awaitEqual(finals, expected, 120), equalTo(expected));
       assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
+      List<String> reasons = new ArrayList<>();
+      for (JsonNode letter : Outputs.read(dead)) {
+        reasons.add(letter.get("record").asText() + ": " + letter.get("reason").asText());
+      }
+      reasons.sort(null);
+      assertThat(reasons.size(), equalTo(2));
+      assertThat(
+          reasons.get(0), startsWith("a,4102444800000: event time 4102444800000 is 73 years"));
+      assertThat(reasons.get(1), startsWith("a,9223372036854775807: field 'epochMillis'"));
       // Why each partition's watermark is where it is: the empty ones say so.
       Map<String, Long> gauges = new TreeMap<>();
       for (MetricResult<GaugeResult> gauge :

@@ -3,12 +3,14 @@ package dev.tidemark.pipelines;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.transforms.testing.LineServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,54 @@ class SocketCountTest {
               "tidemark: 4 records in, "
                   + Outputs.read(out).size()
                   + " results out, 0 late, 1 dead letters"));
+    }
+  }
+
+  @Test
+  @SuppressWarnings("try") // The server is closed inside the block: that ends the stream.
+  void recordsFromAWrongClockAreDeadLettersAndS1StaysExact() throws Exception {
+    Path out = directory.resolve("s1.json");
+    Path late = directory.resolve("s1-late.json");
+    Path dead = directory.resolve("s1-dead.json");
+    List<String> lines = new ArrayList<>();
+    for (long second = 66; second <= 79; second++) {
+      lines.add("01,15864895" + second + "000");
+      if (second == 69) {
+        lines.add("01,4102444800000");
+      }
+    }
+    lines.add("01,1586489589000");
+    try (LineServer server = new LineServer()) {
+      CompletableFuture<CommandLine> run =
+          CompletableFuture.supplyAsync(
+              () ->
+                  CommandLine.run(
+                      "count",
+                      "--source=socket://127.0.0.1:" + server.port() + "?reconnect=false",
+                      "--sink=file:" + out,
+                      "--lateSink=file:" + late,
+                      "--deadLetterSink=file:" + dead,
+                      "--runner=DirectRunner"));
+      server.awaitClient(60, TimeUnit.SECONDS);
+      server.send(lines);
+      server.close();
+
+      CommandLine finished = run.get(120, TimeUnit.SECONDS);
+      assertThat(finished.err, finished.exitCode, equalTo(0));
+      assertThat(
+          Outputs.finalCounts(Outputs.read(out)),
+          equalTo(
+              Map.of(
+                  "01,1586489565000", 4L,
+                  "01,1586489570000", 5L,
+                  "01,1586489575000", 5L,
+                  "01,1586489585000", 1L)));
+      assertThat(Outputs.read(late).size(), equalTo(0));
+      List<JsonNode> letters = Outputs.read(dead);
+      assertThat(letters.size(), equalTo(1));
+      assertThat(
+          letters.get(0).get("reason").asText(),
+          startsWith("event time 4102444800000 is 73 years ahead of the clock"));
     }
   }
 }
