@@ -7,10 +7,11 @@ import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
- * A synthetic, reproducible stream of {@code key,epochMillis} lines: event time advances by a fixed
- * step per record from a start time, each record is out of order by up to a bound, a fraction
- * arrives far too late (a minute behind), and a fraction is malformed. The same seed gives the same
- * lines.
+ * A synthetic, reproducible stream of records, {@code key,epochMillis} lines unless {@link
+ * #withShape} asks for another pipeline's format: event time advances by a fixed step per record
+ * from a start time, each record is out of order by up to a bound, a fraction arrives far too late
+ * (a minute behind), and a fraction is malformed. The same seed gives the same lines. Immutable:
+ * each {@code with} method returns a changed copy.
  *
  * <pre>{@code
  * GeneratedLines.records(10_000).withKeys(5).withOutOfOrderness(Duration.standardSeconds(2))
@@ -22,45 +23,30 @@ public final class GeneratedLines implements RecordedLines {
   private static final long serialVersionUID = 1L;
   private static final Duration FAR_TOO_LATE = Duration.standardMinutes(1);
 
-  private final long records;
-  private final int keys;
-  private final Instant start;
-  private final Duration step;
-  private final Duration outOfOrderness;
-  private final double lateFraction;
-  private final double badFraction;
-  private final long seed;
+  private long records;
+  private int keys = 3;
+  private Instant start = new Instant(1_700_000_000_000L);
+  private Duration step = Duration.millis(10);
+  private Duration outOfOrderness = Duration.ZERO;
+  private double lateFraction;
+  private double badFraction;
+  private long seed = 1;
+  private LineShape shape = LineShape.CSV;
 
-  private GeneratedLines(
-      long records,
-      int keys,
-      Instant start,
-      Duration step,
-      Duration outOfOrderness,
-      double lateFraction,
-      double badFraction,
-      long seed) {
-    this.records = records;
-    this.keys = keys;
-    this.start = start;
-    this.step = step;
-    this.outOfOrderness = outOfOrderness;
-    this.lateFraction = lateFraction;
-    this.badFraction = badFraction;
-    this.seed = seed;
-  }
+  private GeneratedLines() {}
 
   /**
    * {@code records} lines (0 for no end), 3 keys, from 2023-11-14T22:13:20Z in steps of 10 ms, in
-   * order, none late or malformed, seed 1.
+   * order, none late or malformed, seed 1, as {@code key,epochMillis}.
    */
   public static GeneratedLines records(long records) {
     if (records < 0) {
       throw new IllegalArgumentException(
           "generator records: " + records + " is negative; use 0 (no end) or more");
     }
-    return new GeneratedLines(
-        records, 3, new Instant(1_700_000_000_000L), Duration.millis(10), Duration.ZERO, 0, 0, 1);
+    GeneratedLines lines = new GeneratedLines();
+    lines.records = records;
+    return lines;
   }
 
   public GeneratedLines withKeys(int keys) {
@@ -68,42 +54,54 @@ public final class GeneratedLines implements RecordedLines {
       throw new IllegalArgumentException(
           "generator keys: " + keys + " is not allowed; use 1 or more");
     }
-    return new GeneratedLines(
-        records, keys, start, step, outOfOrderness, lateFraction, badFraction, seed);
+    GeneratedLines copy = copy();
+    copy.keys = keys;
+    return copy;
   }
 
   public GeneratedLines withOutOfOrderness(Duration outOfOrderness) {
-    return new GeneratedLines(
-        records, keys, start, step, outOfOrderness, lateFraction, badFraction, seed);
+    GeneratedLines copy = copy();
+    copy.outOfOrderness = outOfOrderness;
+    return copy;
   }
 
   public GeneratedLines withLateFraction(double lateFraction) {
-    return new GeneratedLines(
-        records,
-        keys,
-        start,
-        step,
-        outOfOrderness,
-        fraction("late", lateFraction),
-        badFraction,
-        seed);
+    GeneratedLines copy = copy();
+    copy.lateFraction = fraction("late", lateFraction);
+    return copy;
   }
 
   public GeneratedLines withBadFraction(double badFraction) {
-    return new GeneratedLines(
-        records,
-        keys,
-        start,
-        step,
-        outOfOrderness,
-        lateFraction,
-        fraction("bad", badFraction),
-        seed);
+    GeneratedLines copy = copy();
+    copy.badFraction = fraction("bad", badFraction);
+    return copy;
   }
 
   public GeneratedLines withSeed(long seed) {
-    return new GeneratedLines(
-        records, keys, start, step, outOfOrderness, lateFraction, badFraction, seed);
+    GeneratedLines copy = copy();
+    copy.seed = seed;
+    return copy;
+  }
+
+  /** Writes each record in {@code shape}, e.g. {@link LineShape#S5_STATS}. */
+  public GeneratedLines withShape(LineShape shape) {
+    GeneratedLines copy = copy();
+    copy.shape = shape;
+    return copy;
+  }
+
+  private GeneratedLines copy() {
+    GeneratedLines copy = new GeneratedLines();
+    copy.records = records;
+    copy.keys = keys;
+    copy.start = start;
+    copy.step = step;
+    copy.outOfOrderness = outOfOrderness;
+    copy.lateFraction = lateFraction;
+    copy.badFraction = badFraction;
+    copy.seed = seed;
+    copy.shape = shape;
+    return copy;
   }
 
   @Override
@@ -132,7 +130,7 @@ public final class GeneratedLines implements RecordedLines {
         } else if (outOfOrderness.getMillis() > 0) {
           eventTime -= random.nextLong(outOfOrderness.getMillis() + 1);
         }
-        return "k" + random.nextInt(keys) + "," + eventTime;
+        return shape.line("k" + random.nextInt(keys), eventTime, sequence);
       }
     };
   }

@@ -1,19 +1,19 @@
 package dev.tidemark.transforms.parse;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.joda.time.Instant;
 
 /** The DoFn of {@link ParseEvents}: a record's text, with the watermark its source met. */
 final class ParseEventFn extends DoFn<ArrivedLine, Event> {
 
-  private final Counter recordsIn = Metrics.counter("tidemark", "recordsIn");
-  private final Counter deadLetters = Metrics.counter("tidemark", "deadLetters");
+  private final Counter recordsIn = TidemarkMetrics.recordsIn();
+  private final Counter deadLetters = TidemarkMetrics.deadLetters();
   private final EventFormat format;
   private final ClockSkewGuard clockSkewGuard;
   private final boolean atEventTime;

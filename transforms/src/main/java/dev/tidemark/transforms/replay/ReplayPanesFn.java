@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
@@ -11,7 +12,6 @@ import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -105,7 +105,7 @@ final class ReplayPanesFn<AccumT, OutputT>
   @TimerId(FLUSH_TIMER)
   private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
 
-  private final Counter lateRecords = Metrics.counter("tidemark", "lateRecords");
+  private final Counter lateRecords = TidemarkMetrics.lateRecords();
   private final EventTimeWindowing windowing;
   private final CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate;
   private final TupleTag<KV<String, KV<WindowPane, OutputT>>> panesTag;

@@ -1,12 +1,12 @@
 package dev.tidemark.transforms.watermark;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.watermark.IdleAwareWatermark.Activity;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.beam.sdk.metrics.Metrics;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -34,12 +34,6 @@ public final class InputGroup<K> {
 
   /** How long past the idle timeout a member may go without asking before it is forgotten. */
   static final Duration STALE_AFTER = Duration.standardMinutes(1);
-
-  /**
-   * The Beam metrics namespace of the gauges {@code watermark[input]} (epoch millis) and {@code
-   * activity[input]} (the ordinal of {@link Activity}: 0 active, 1 idle, 2 empty).
-   */
-  public static final String METRICS_NAMESPACE = "tidemark";
 
   private static final Logger LOG = LoggerFactory.getLogger(InputGroup.class);
 
@@ -97,8 +91,8 @@ public final class InputGroup<K> {
             : lowestActiveSibling(now).orElseGet(() -> rule.quietWatermark(liveInputs(now), now));
     Instant watermark = member.progress.advanceTo(rule.capAtClock(candidate, now));
     // Why did my window not fire? Each input's watermark and activity, as Beam gauges.
-    Metrics.gauge(METRICS_NAMESPACE, "watermark[" + key + "]").set(watermark.getMillis());
-    Metrics.gauge(METRICS_NAMESPACE, "activity[" + key + "]").set(member.activity.ordinal());
+    TidemarkMetrics.watermark(key).set(watermark.getMillis());
+    TidemarkMetrics.activity(key).set(member.activity.ordinal());
     if (member.activity != previous) {
       LOG.info(
           "{} is {} (was {}); its watermark is {}",

@@ -1,9 +1,9 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
 import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.TimerSpec;
@@ -21,7 +21,7 @@ final class CaptureLateDataFn extends DoFn<KV<String, Event>, Event> {
   @TimerId(WATERMARK)
   private final TimerSpec watermarkSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-  private final Counter lateRecords = Metrics.counter("tidemark", "lateRecords");
+  private final Counter lateRecords = TidemarkMetrics.lateRecords();
   private final EventTimeWindowing windowing;
 
   CaptureLateDataFn(EventTimeWindowing windowing) {

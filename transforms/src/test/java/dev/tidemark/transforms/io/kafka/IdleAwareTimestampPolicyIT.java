@@ -1,4 +1,4 @@
-package dev.tidemark.transforms.watermark;
+package dev.tidemark.transforms.io.kafka;
 
 import static dev.tidemark.transforms.testing.WindowCounts.S1_LINES;
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -1,9 +1,10 @@
-package dev.tidemark.transforms.watermark;
+package dev.tidemark.transforms.io.kafka;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.lessThan;
 
+import dev.tidemark.transforms.watermark.Watermarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,8 @@
-package dev.tidemark.transforms.watermark;
+package dev.tidemark.transforms.io.kafka;
 
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
+import dev.tidemark.transforms.watermark.IdleAwareWatermark;
+import dev.tidemark.transforms.watermark.InputGroup;
 import java.util.Optional;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.io.kafka.TimestampPolicy;

@@ -1,5 +1,8 @@
-package dev.tidemark.transforms.watermark;
+package dev.tidemark.transforms.io.kafka;
 
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
+import dev.tidemark.transforms.watermark.IdleAwareWatermark;
+import dev.tidemark.transforms.watermark.InputGroup;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.io.kafka.TimestampPolicy;
 import org.apache.beam.sdk.transforms.SerializableFunction;
