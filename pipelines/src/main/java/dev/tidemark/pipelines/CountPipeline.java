@@ -1,6 +1,14 @@
 package dev.tidemark.pipelines;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.EventTimeOptions;
+import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.RunnerSettings;
+import dev.tidemark.pipelines.config.SourceOptions;
+import dev.tidemark.pipelines.io.OutputSinks;
+import dev.tidemark.pipelines.io.PipelineInput;
+import dev.tidemark.pipelines.io.SourceUri;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.EventFormat;
@@ -9,6 +17,7 @@ import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 
 /**
  * {@code count} (scenarios S1, S2, S3): per-key count, and optionally sum, in tumbling event-time
@@ -58,16 +67,30 @@ public final class CountPipeline {
 
   private CountPipeline() {}
 
-  /** Builds the pipeline; every option is checked before it is returned. */
-  static Pipeline build(Options options) {
-    EventFormat format = format(options);
-    boolean withSum = options.getSumField() != null;
-    return CountingPipeline.build(
-        options,
-        format,
-        Durations.parse("windowSize", options.getWindowSize()),
-        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness()),
-        result -> json(result, withSum));
+  /** Builds the pipeline; every option is parsed and checked before it is returned. */
+  public static Pipeline build(Options options) {
+    PerWindowCounts.Settings settings = settings(options);
+    RunnerSettings.prepare(options, settings.source().startsFromImpulse());
+    Pipeline pipeline = Pipeline.create(options);
+    PerWindowCounts.assemble(pipeline, settings, json(options.getSumField() != null));
+    return pipeline;
+  }
+
+  /** The options as typed values, each parsed once. */
+  static PerWindowCounts.Settings settings(Options options) {
+    EventTimeSettings eventTime =
+        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness());
+    return new PerWindowCounts.Settings(
+        SourceUri.parse("source", options.getSource(), PipelineInput.COUNT),
+        format(options),
+        eventTime,
+        EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),
+        OutputSinks.from(options));
+  }
+
+  /** Each result as a JSON line, with its sum when {@code withSum}. */
+  static SerializableFunction<WindowResult, String> json(boolean withSum) {
+    return result -> json(result, withSum);
   }
 
   static String json(WindowResult result, boolean withSum) {

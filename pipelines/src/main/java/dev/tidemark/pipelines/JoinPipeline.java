@@ -3,6 +3,14 @@ package dev.tidemark.pipelines;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tidemark.pipelines.config.EventTimeOptions;
+import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.RunnerSettings;
+import dev.tidemark.pipelines.config.TidemarkOptions;
+import dev.tidemark.pipelines.io.OutputSinks;
+import dev.tidemark.pipelines.io.PipelineInput;
+import dev.tidemark.pipelines.io.Source;
+import dev.tidemark.pipelines.io.SourceUri;
 import dev.tidemark.transforms.join.CopyJsonField;
 import dev.tidemark.transforms.join.JoinedRecord;
 import dev.tidemark.transforms.join.LeftJoinPerWindow;
@@ -11,15 +19,13 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.Validation;
 import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.joda.time.Duration;
 
 /**
  * {@code join} (scenario S4): orders {@code {"orderBatchId","orderLastModifyTime",...}} left-join
@@ -32,14 +38,15 @@ public final class JoinPipeline {
 
   /** The options of {@code join}. */
   public interface Options extends TidemarkOptions {
-    @Description("Where orders come from (same forms as count's --source)")
-    @Validation.Required
+    @Description("Where orders come from (same forms as count's --source; sample: is S4's orders)")
+    @Default.String("sample:")
     String getOrders();
 
     void setOrders(String value);
 
-    @Description("Where coupons come from (same forms as count's --source)")
-    @Validation.Required
+    @Description(
+        "Where coupons come from (same forms as count's --source; sample: is S4's coupons)")
+    @Default.String("sample:")
     String getCoupons();
 
     void setCoupons(String value);
@@ -67,54 +74,62 @@ public final class JoinPipeline {
 
   private JoinPipeline() {}
 
-  /** Builds the pipeline; every option is checked before it is returned. */
-  static Pipeline build(Options options) {
-    Source orders = SourceUri.parse("orders", options.getOrders());
-    Source coupons = SourceUri.parse("coupons", options.getCoupons());
-    SinkUri sink = SinkUri.parse("sink", options.getSink());
-    SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
-    SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());
-    Duration windowSize = Durations.parse("windowSize", options.getWindowSize());
-    Duration maxOutOfOrderness =
-        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness());
-    EventTimeSettings settings = Plumbing.eventTimeSettings(maxOutOfOrderness, options);
-    EventTimeWindowing windowing = Plumbing.windowing(windowSize, options);
-    Plumbing.prepareRunner(options, orders.startsFromImpulse() || coupons.startsFromImpulse());
+  /** Everything {@code join} is built from, parsed and checked. */
+  record Settings(
+      Source orders,
+      Source coupons,
+      EventTimeSettings eventTime,
+      EventTimeWindowing windowing,
+      OutputSinks sinks) {}
 
+  /** Builds the pipeline; every option is parsed and checked before it is returned. */
+  public static Pipeline build(Options options) {
+    Settings settings = settings(options);
+    RunnerSettings.prepare(
+        options, settings.orders().startsFromImpulse() || settings.coupons().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
-    PCollectionTuple joined =
-        orders instanceof RecordedSource recordedOrders
-                && coupons instanceof RecordedSource recordedCoupons
-            ? pipeline.apply(
-                "LeftJoinReplays",
-                Replay.leftJoin(
-                    recordedOrders.replay(ORDERS, settings),
-                    recordedCoupons.replay(COUPONS, settings),
-                    windowing,
-                    MERGE))
-            : joinLive(pipeline, orders, coupons, settings, windowing);
-    joined
-        .get(LeftJoinPerWindow.JOINED)
-        .apply("ResultsToJson", ParDo.of(new Plumbing.ResultsToJsonFn<>(JoinPipeline::json)))
-        .apply("WriteResults", sink.write());
-    Plumbing.writeLate("Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), lateSink);
-    Plumbing.writeLate("Coupons", joined.get(LeftJoinPerWindow.LATE_RIGHT), lateSink);
-    Plumbing.writeDeadLetters("", joined.get(ParseEvents.DEAD_LETTER), deadLetterSink);
+    assemble(pipeline, settings);
     return pipeline;
   }
 
+  /** The options as typed values, each parsed once. */
+  static Settings settings(Options options) {
+    EventTimeSettings eventTime =
+        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness());
+    return new Settings(
+        SourceUri.parse("orders", options.getOrders(), PipelineInput.ORDERS),
+        SourceUri.parse("coupons", options.getCoupons(), PipelineInput.COUPONS),
+        eventTime,
+        EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),
+        OutputSinks.from(options));
+  }
+
+  /** Adds the join to {@code pipeline}; parses nothing. */
+  static void assemble(Pipeline pipeline, Settings settings) {
+    Optional<Replay> orders = settings.orders().replay(ORDERS, settings.eventTime());
+    Optional<Replay> coupons = settings.coupons().replay(COUPONS, settings.eventTime());
+    PCollectionTuple joined =
+        orders.isPresent() && coupons.isPresent()
+            ? pipeline.apply(
+                "LeftJoinReplays",
+                Replay.leftJoin(orders.get(), coupons.get(), settings.windowing(), MERGE))
+            : joinLive(pipeline, settings);
+    WriteOutputs.results(
+        joined.get(LeftJoinPerWindow.JOINED), JoinPipeline::json, settings.sinks().results());
+    WriteOutputs.late("Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), settings.sinks().late());
+    WriteOutputs.late("Coupons", joined.get(LeftJoinPerWindow.LATE_RIGHT), settings.sinks().late());
+    WriteOutputs.deadLetters(joined.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
+  }
+
   /** The join with the live rules, when at least one side is live. */
-  private static PCollectionTuple joinLive(
-      Pipeline pipeline,
-      Source orders,
-      Source coupons,
-      EventTimeSettings settings,
-      EventTimeWindowing windowing) {
-    PCollectionTuple parsedOrders = orders.read(pipeline, "Orders", ORDERS, settings);
-    PCollectionTuple parsedCoupons = coupons.read(pipeline, "Coupons", COUPONS, settings);
+  private static PCollectionTuple joinLive(Pipeline pipeline, Settings settings) {
+    PCollectionTuple parsedOrders =
+        settings.orders().read(pipeline, "Orders", ORDERS, settings.eventTime());
+    PCollectionTuple parsedCoupons =
+        settings.coupons().read(pipeline, "Coupons", COUPONS, settings.eventTime());
     return PCollectionTuple.of(LeftJoinPerWindow.LEFT, parsedOrders.get(ParseEvents.EVENTS))
         .and(LeftJoinPerWindow.RIGHT, parsedCoupons.get(ParseEvents.EVENTS))
-        .apply("LeftJoin", LeftJoinPerWindow.of(windowing, MERGE))
+        .apply("LeftJoin", LeftJoinPerWindow.of(settings.windowing(), MERGE))
         .and(
             ParseEvents.DEAD_LETTER,
             PCollectionList.of(parsedOrders.get(ParseEvents.DEAD_LETTER))

@@ -4,6 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.EventTimeOptions;
+import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.RunnerSettings;
+import dev.tidemark.pipelines.config.SourceOptions;
+import dev.tidemark.pipelines.io.OutputSinks;
+import dev.tidemark.pipelines.io.PipelineInput;
+import dev.tidemark.pipelines.io.SourceUri;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import java.time.DateTimeException;
@@ -45,19 +53,33 @@ public final class MetricsPipeline {
     void setTimeZone(String value);
   }
 
+  /** S5's records: key (i, op), event time t. */
+  static final JsonEventFormat FORMAT = JsonEventFormat.withKey("i", "op").withTime("t");
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private MetricsPipeline() {}
 
-  /** Builds the pipeline; every option is checked before it is returned. */
-  static Pipeline build(Options options) {
+  /** Builds the pipeline; every option is parsed and checked before it is returned. */
+  public static Pipeline build(Options options) {
     String timeZone = timeZone(options.getTimeZone());
-    return CountingPipeline.build(
-        options,
-        JsonEventFormat.withKey("i", "op").withTime("t"),
-        Durations.parse("windowSize", options.getWindowSize()),
-        Durations.parse("maxOutOfOrderness", options.getMaxOutOfOrderness()),
-        result -> json(result, timeZone));
+    PerWindowCounts.Settings settings = settings(options);
+    RunnerSettings.prepare(options, settings.source().startsFromImpulse());
+    Pipeline pipeline = Pipeline.create(options);
+    PerWindowCounts.assemble(pipeline, settings, result -> json(result, timeZone));
+    return pipeline;
+  }
+
+  /** The options as typed values, each parsed once. */
+  static PerWindowCounts.Settings settings(Options options) {
+    EventTimeSettings eventTime =
+        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness());
+    return new PerWindowCounts.Settings(
+        SourceUri.parse("source", options.getSource(), PipelineInput.METRICS),
+        FORMAT,
+        eventTime,
+        EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),
+        OutputSinks.from(options));
   }
 
   static String json(WindowResult result, String timeZone) {
@@ -83,7 +105,7 @@ public final class MetricsPipeline {
     return JsonLines.text(node);
   }
 
-  private static String timeZone(String timeZone) {
+  static String timeZone(String timeZone) {
     try {
       return ZoneId.of(timeZone).getId();
     } catch (DateTimeException | NullPointerException e) {

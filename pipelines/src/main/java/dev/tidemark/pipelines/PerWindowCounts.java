@@ -1,49 +1,43 @@
 package dev.tidemark.pipelines;
 
+import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.io.OutputSinks;
+import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountPerWindow;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.joda.time.Duration;
 
 /**
  * The shape {@code count} and {@code metrics} share: one source, parsed, counted per key and
  * window, each pane written as a JSON line, late records and dead letters to their sinks.
  */
-final class CountingPipeline {
+final class PerWindowCounts {
 
-  private CountingPipeline() {}
-
-  /** Builds it; the source and every sink are checked before it is returned. */
-  static Pipeline build(
-      SourceOptions options,
+  /** Everything the shape is built from, parsed and checked. */
+  record Settings(
+      Source source,
       EventFormat format,
-      Duration windowSize,
-      Duration maxOutOfOrderness,
-      SerializableFunction<WindowResult, String> toJson) {
-    Source source = SourceUri.parse("source", options.getSource());
-    SinkUri sink = SinkUri.parse("sink", options.getSink());
-    SinkUri lateSink = SinkUri.parse("lateSink", options.getLateSink());
-    SinkUri deadLetterSink = SinkUri.parse("deadLetterSink", options.getDeadLetterSink());
-    Plumbing.prepareRunner(options, source.startsFromImpulse());
+      EventTimeSettings eventTime,
+      EventTimeWindowing windowing,
+      OutputSinks sinks) {}
 
-    Pipeline pipeline = Pipeline.create(options);
+  private PerWindowCounts() {}
+
+  /** Adds the shape to {@code pipeline}; parses nothing. */
+  static void assemble(
+      Pipeline pipeline, Settings settings, SerializableFunction<WindowResult, String> toJson) {
     PCollectionTuple counted =
-        source.countPerWindow(
-            pipeline,
-            format,
-            Plumbing.eventTimeSettings(maxOutOfOrderness, options),
-            Plumbing.windowing(windowSize, options));
-    counted
-        .get(CountPerWindow.RESULTS)
-        .apply("ResultsToJson", ParDo.of(new Plumbing.ResultsToJsonFn<>(toJson)))
-        .apply("WriteResults", sink.write());
-    Plumbing.writeLate("", counted.get(CountPerWindow.LATE), lateSink);
-    Plumbing.writeDeadLetters("", counted.get(ParseEvents.DEAD_LETTER), deadLetterSink);
-    return pipeline;
+        settings
+            .source()
+            .countPerWindow(
+                pipeline, settings.format(), settings.eventTime(), settings.windowing());
+    WriteOutputs.results(counted.get(CountPerWindow.RESULTS), toJson, settings.sinks().results());
+    WriteOutputs.late("", counted.get(CountPerWindow.LATE), settings.sinks().late());
+    WriteOutputs.deadLetters(counted.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
   }
 }

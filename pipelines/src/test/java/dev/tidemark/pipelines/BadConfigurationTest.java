@@ -41,7 +41,7 @@ class BadConfigurationTest {
         "sum without json | count --sumField=id | tidemark: --sumField: only --format=json has named fields; csv lines are key,epochMillis",
         "bad start position | count --source=kafka://localhost:9092/t --startFrom=middle | tidemark: --startFrom: 'middle' is not a start position; use earliest or latest",
         "bad time zone | metrics --timeZone=Mars/Olympus | tidemark: --timeZone: 'Mars/Olympus' is not a time zone; use e.g. UTC or Asia/Shanghai",
-        "join without orders | join --coupons=sample: | tidemark: --orders is required; see --help",
+        "unknown sample | join --coupons=sample:nope.json | tidemark: --coupons: 'nope.json' is not a bundled sample; use sample: or sample:NAME with NAME one of count.csv, stats.json, orders.json, coupons.json, s2-orders.json",
       })
   void failsBeforeTheJobStartsWithOneClearLine(String name, String args, String expected) {
     CommandLine run = CommandLine.run(args.trim().split(" "));
@@ -89,6 +89,6 @@ class BadConfigurationTest {
     assertThat(all.exitCode, equalTo(0));
     assertThat(all.out, containsString("usage: java -jar tidemark.jar join"));
     assertThat(all.out, containsString("--timeZone=UTC"));
-    assertThat(CommandLine.run("join", "--help").out, containsString("--orders=<none>"));
+    assertThat(CommandLine.run("join", "--help").out, containsString("--orders=sample:"));
   }
 }

@@ -1,5 +1,6 @@
 package dev.tidemark.pipelines;
 
+import dev.tidemark.pipelines.cli.Tidemark;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

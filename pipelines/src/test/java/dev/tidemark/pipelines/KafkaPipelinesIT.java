@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
 import java.nio.file.Path;
@@ -111,9 +112,9 @@ class KafkaPipelinesIT {
           running.metrics().queryMetrics(MetricsFilter.builder().build()).getGauges()) {
         gauges.put(gauge.getName().getName(), gauge.getAttempted().getValue());
       }
-      assertThat(gauges.get("activity[clicks-1]"), equalTo(2L));
-      assertThat(gauges.get("activity[clicks-3]"), equalTo(2L));
-      assertThat(gauges.containsKey("watermark[clicks-0]"), equalTo(true));
+      assertThat(gauges.get(TidemarkMetrics.activityOf("clicks-1")), equalTo(2L));
+      assertThat(gauges.get(TidemarkMetrics.activityOf("clicks-3")), equalTo(2L));
+      assertThat(gauges.containsKey(TidemarkMetrics.watermarkOf("clicks-0")), equalTo(true));
     } finally {
       Runners.cancel(running);
     }

@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.cli;
 
 import java.io.PrintStream;
 import java.lang.reflect.Method;
@@ -64,7 +64,8 @@ final class Help {
   }
 
   private static void collect(Class<?> type, List<Method> getters) {
-    if (!type.getPackageName().equals(Help.class.getPackageName())) {
+    // tidemark's own option interfaces, not Beam's or Flink's (their options are listed below).
+    if (!type.getPackageName().startsWith("dev.tidemark.")) {
       return;
     }
     for (Method method : type.getDeclaredMethods()) {

@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.cli;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

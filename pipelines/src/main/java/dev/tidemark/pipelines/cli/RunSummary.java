@@ -1,5 +1,6 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.cli;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
@@ -12,13 +13,13 @@ final class RunSummary {
 
   static String of(PipelineResult result) {
     return "tidemark: "
-        + counter(result, "recordsIn")
+        + counter(result, TidemarkMetrics.RECORDS_IN)
         + " records in, "
-        + counter(result, "resultsOut")
+        + counter(result, TidemarkMetrics.RESULTS_OUT)
         + " results out, "
-        + counter(result, "lateRecords")
+        + counter(result, TidemarkMetrics.LATE_RECORDS)
         + " late, "
-        + counter(result, "deadLetters")
+        + counter(result, TidemarkMetrics.DEAD_LETTERS)
         + " dead letters";
   }
 
@@ -29,7 +30,7 @@ final class RunSummary {
             .metrics()
             .queryMetrics(
                 MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named("tidemark", name))
+                    .addNameFilter(MetricNameFilter.named(TidemarkMetrics.NAMESPACE, name))
                     .build())
             .getCounters()) {
       total += counter.getAttempted();

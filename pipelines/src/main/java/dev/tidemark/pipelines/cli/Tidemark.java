@@ -1,5 +1,9 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.cli;
 
+import dev.tidemark.pipelines.CountPipeline;
+import dev.tidemark.pipelines.JoinPipeline;
+import dev.tidemark.pipelines.MetricsPipeline;
+import dev.tidemark.pipelines.config.ConfigurationException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +25,7 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 public final class Tidemark {
 
   /** Exit code for bad configuration: the job did not start. */
-  static final int BAD_CONFIGURATION = 2;
+  public static final int BAD_CONFIGURATION = 2;
 
   private static final Map<String, Command<?>> PIPELINES =
       Map.of(
@@ -36,7 +40,7 @@ public final class Tidemark {
   }
 
   /** Runs the command line and returns the exit code, without exiting. */
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0) {
       Help.general(err);
       return BAD_CONFIGURATION;

@@ -1,11 +1,11 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.config;
 
 /** Bad configuration, found before the job starts; its message is the one line the user sees. */
-final class ConfigurationException extends RuntimeException {
+public final class ConfigurationException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  ConfigurationException(String message) {
+  public ConfigurationException(String message) {
     super(message);
   }
 }

@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.config;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -10,7 +10,7 @@ import org.joda.time.format.ISOPeriodFormat;
  * Parses the durations of the command line: {@code 500ms}, {@code 5s}, {@code 1m}, {@code 2h},
  * {@code 1d} or ISO-8601 such as {@code PT5S}.
  */
-final class Durations {
+public final class Durations {
 
   private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
@@ -21,7 +21,7 @@ final class Durations {
    *
    * @throws ConfigurationException naming {@code option}, the value, and what is expected
    */
-  static Duration parse(String option, String text) {
+  public static Duration parse(String option, String text) {
     String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
     Matcher shortForm = SHORT.matcher(trimmed);
     try {

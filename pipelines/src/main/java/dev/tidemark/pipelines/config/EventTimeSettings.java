@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.config;
 
 import org.joda.time.Duration;
 
@@ -7,5 +7,5 @@ import org.joda.time.Duration;
  * idle timeout, how far ahead of the wall clock an event time may be, and where a Kafka source
  * starts ({@code earliest} or {@code latest}).
  */
-record EventTimeSettings(
+public record EventTimeSettings(
     Duration maxOutOfOrderness, Duration idleTimeout, Duration maxFutureSkew, String startFrom) {}

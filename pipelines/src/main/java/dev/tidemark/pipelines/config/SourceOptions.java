@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.config;
 
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -10,8 +10,9 @@ public interface SourceOptions extends TidemarkOptions {
       "Where records come from: file:PATH (a file or glob, replayed in file order), "
           + "socket://HOST:PORT (add ?reconnect=false to end when the sender closes), "
           + "kafka://HOST:PORT/TOPIC, generator: (e.g. generator:records=1000,keys=5,"
-          + "outOfOrderness=2s,late=0.01,bad=0.01,rate=100,seed=1) or sample: (the bundled "
-          + "sample)")
+          + "outOfOrderness=2s,late=0.01,bad=0.01,rate=100,seed=1; in the pipeline's input "
+          + "format) or sample: (the pipeline's bundled sample; sample:NAME for another, e.g. "
+          + "sample:s2-orders.json)")
   @Default.String("sample:")
   String getSource();
 

@@ -1,8 +1,10 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.io;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
-import dev.tidemark.transforms.watermark.IdleAwareTimestampPolicyFactory;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
@@ -16,7 +18,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /** {@code kafka://HOST:PORT/TOPIC}: every partition, with tidemark's idle-aware policy. */
-final class KafkaSource implements Source {
+public final class KafkaSource implements Source {
 
   private final String bootstrapServers;
   private final String topic;

@@ -1,9 +1,10 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.io;
 
+import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.RecordedLines;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.replay.Replay;
-import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.values.PCollectionTuple;
 
@@ -22,31 +23,17 @@ final class RecordedSource implements Source {
   }
 
   @Override
-  public boolean isRecorded() {
-    return true;
-  }
-
-  /** The recording with the event-time settings of the command line. */
-  Replay replay(EventFormat format, EventTimeSettings settings) {
-    return Replay.of(lines, format)
-        .withMaxOutOfOrderness(settings.maxOutOfOrderness())
-        .withMaxFutureSkew(settings.maxFutureSkew())
-        .withRate(linesPerSecond);
+  public Optional<Replay> replay(EventFormat format, EventTimeSettings settings) {
+    return Optional.of(
+        Replay.of(lines, format)
+            .withMaxOutOfOrderness(settings.maxOutOfOrderness())
+            .withMaxFutureSkew(settings.maxFutureSkew())
+            .withRate(linesPerSecond));
   }
 
   @Override
   public PCollectionTuple read(
       Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
-    return pipeline.apply("Replay" + name, replay(format, settings).readAndParse());
-  }
-
-  @Override
-  public PCollectionTuple countPerWindow(
-      Pipeline pipeline,
-      EventFormat format,
-      EventTimeSettings settings,
-      EventTimeWindowing windowing) {
-    return pipeline.apply(
-        "CountReplayPerWindow", replay(format, settings).countPerWindow(windowing));
+    return pipeline.apply("Replay" + name, replay(format, settings).orElseThrow().readAndParse());
   }
 }

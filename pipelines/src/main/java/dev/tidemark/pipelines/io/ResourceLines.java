@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.io;
 
 import dev.tidemark.transforms.io.RecordedLines;
 import java.io.BufferedReader;
@@ -10,7 +10,7 @@ import java.util.Iterator;
 import java.util.List;
 
 /** The lines of a sample bundled in tidemark.jar. */
-final class ResourceLines implements RecordedLines {
+public final class ResourceLines implements RecordedLines {
 
   private static final long serialVersionUID = 1L;
 

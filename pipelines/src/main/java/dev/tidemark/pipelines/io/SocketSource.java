@@ -1,5 +1,6 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.io;
 
+import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.ReadSocketLines;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
@@ -7,7 +8,7 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.values.PCollectionTuple;
 
 /** {@code socket://HOST:PORT[?reconnect=false]}: lines from a TCP server. */
-final class SocketSource implements Source {
+public final class SocketSource implements Source {
 
   private final String host;
   private final int port;

@@ -1,5 +1,7 @@
-package dev.tidemark.pipelines;
+package dev.tidemark.pipelines.io;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.Durations;
 import dev.tidemark.transforms.io.FileLines;
 import dev.tidemark.transforms.io.GeneratedLines;
 import java.io.IOException;
@@ -11,7 +13,7 @@ import java.util.Map;
  * file:PATH}, {@code generator:NAME=VALUE,...} and {@code sample:} are recordings; {@code
  * socket://HOST:PORT} and {@code kafka://HOST:PORT/TOPIC} are live.
  */
-final class SourceUri {
+public final class SourceUri {
 
   private static final String FORMS =
       "use file:PATH, socket://HOST:PORT, kafka://HOST:PORT/TOPIC, generator: or sample:";
@@ -23,7 +25,7 @@ final class SourceUri {
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
-  static Source parse(String option, String uri) {
+  public static Source parse(String option, String uri, PipelineInput input) {
     String value = uri == null ? "" : uri.trim();
     if (value.startsWith("file:")) {
       FileLines files = FileLines.matching(value.substring("file:".length()));
@@ -34,25 +36,18 @@ final class SourceUri {
       }
       return new RecordedSource(files, 0);
     }
-    if (value.equals("sample:")) {
-      return new RecordedSource(new ResourceLines("/samples/count.csv"), 0);
+    if (value.startsWith("sample:")) {
+      return sample(option, value.substring("sample:".length()), input);
     }
     if (value.startsWith("generator:")) {
-      return generator(option, value);
+      return generator(option, value, input);
     }
     if (value.startsWith("socket://")) {
       return socket(option, value);
     }
     if (value.startsWith("kafka://")) {
-      String rest = value.substring("kafka://".length());
-      int slash = rest.indexOf('/');
-      if (slash < 0 || slash == rest.length() - 1) {
-        throw new ConfigurationException(
-            "--" + option + ": '" + value + "' names no topic; use kafka://HOST:PORT/TOPIC");
-      }
-      return new KafkaSource(
-          hostAndPort(option, value, rest.substring(0, slash), "kafka://HOST:PORT/TOPIC"),
-          rest.substring(slash + 1));
+      KafkaAddress address = KafkaAddress.parse(option, value);
+      return new KafkaSource(address.bootstrapServers(), address.topic());
     }
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a source; " + FORMS);
   }
@@ -79,7 +74,7 @@ final class SourceUri {
   }
 
   /** Checks {@code HOST:PORT} and returns it. */
-  private static String hostAndPort(String option, String uri, String text, String form) {
+  static String hostAndPort(String option, String uri, String text, String form) {
     int colon = text.lastIndexOf(':');
     if (colon <= 0) {
       throw new ConfigurationException(
@@ -102,7 +97,21 @@ final class SourceUri {
     return text;
   }
 
-  private static Source generator(String option, String value) {
+  private static Source sample(String option, String name, PipelineInput input) {
+    String sample = name.isEmpty() ? input.sample() : name;
+    if (!PipelineInput.samples().contains(sample)) {
+      throw new ConfigurationException(
+          "--"
+              + option
+              + ": '"
+              + sample
+              + "' is not a bundled sample; use sample: or sample:NAME with NAME one of "
+              + String.join(", ", PipelineInput.samples()));
+    }
+    return new RecordedSource(new ResourceLines("/samples/" + sample), 0);
+  }
+
+  private static Source generator(String option, String value, PipelineInput input) {
     Map<String, String> parameters = new LinkedHashMap<>();
     String rest = value.substring("generator:".length());
     if (!rest.isEmpty()) {
@@ -117,7 +126,8 @@ final class SourceUri {
     }
     try {
       GeneratedLines lines =
-          GeneratedLines.records(Long.parseLong(parameters.getOrDefault("records", "10000")));
+          GeneratedLines.records(Long.parseLong(parameters.getOrDefault("records", "10000")))
+              .withShape(input.generated());
       double rate = 0;
       for (Map.Entry<String, String> parameter : parameters.entrySet()) {
         String text = parameter.getValue();

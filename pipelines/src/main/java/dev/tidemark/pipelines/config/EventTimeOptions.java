@@ -1,0 +1,48 @@
+package dev.tidemark.pipelines.config;
+
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import org.joda.time.Duration;
+
+/**
+ * Parses the event-time options every pipeline shares, each once, into the values the pipelines are
+ * built from: {@link EventTimeSettings} for sources, {@link EventTimeWindowing} for windows.
+ */
+public final class EventTimeOptions {
+
+  private EventTimeOptions() {}
+
+  /**
+   * How sources stamp event time: {@code maxOutOfOrderness} is the pipeline's own option, the rest
+   * comes from the shared ones.
+   *
+   * @throws ConfigurationException naming the option that is wrong
+   */
+  public static EventTimeSettings eventTime(TidemarkOptions options, String maxOutOfOrderness) {
+    Duration idleTimeout = Durations.parse("idleTimeout", options.getIdleTimeout());
+    if (idleTimeout.getMillis() == 0) {
+      throw new ConfigurationException("--idleTimeout: 0 is not allowed; use e.g. 10s");
+    }
+    return new EventTimeSettings(
+        Durations.parse("maxOutOfOrderness", maxOutOfOrderness),
+        idleTimeout,
+        Durations.parse("maxFutureSkew", options.getMaxFutureSkew()),
+        options.getStartFrom());
+  }
+
+  /**
+   * The windowing preset: windows of {@code windowSize}, the shared allowed lateness, and an idle
+   * flush after the same idle timeout the sources use.
+   *
+   * @throws ConfigurationException naming the option that is wrong
+   */
+  public static EventTimeWindowing windowing(
+      TidemarkOptions options, String windowSize, EventTimeSettings eventTime) {
+    Duration size = Durations.parse("windowSize", windowSize);
+    if (size.getMillis() == 0) {
+      throw new ConfigurationException("--windowSize: 0 is not allowed; use e.g. 5s");
+    }
+    return EventTimeWindowing.fixed(size)
+        .withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
+        .withIdleFlush(eventTime.idleTimeout());
+  }
+}

@@ -1,0 +1,25 @@
+package dev.tidemark.pipelines.config;
+
+import org.apache.beam.runners.flink.FlinkRunner;
+
+/** The runner settings every tidemark pipeline needs, whatever its options say. */
+public final class RunnerSettings {
+
+  private RunnerSettings() {}
+
+  /**
+   * Makes the run a streaming run. On Flink, keeps Impulse alive when a source starts from it (see
+   * {@code ReadSocketLines}), and otherwise lets finished sources shut down, so that a replay ends
+   * the job even with checkpointing on (Flink's default then keeps them forever). On the
+   * DirectRunner, uses {@code --parallelism} as its target.
+   */
+  public static void prepare(TidemarkOptions options, boolean sourceStartsFromImpulse) {
+    options.setStreaming(true);
+    if (options.getRunner() == FlinkRunner.class) {
+      options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
+    }
+    if (options.getParallelism() != null && options.getParallelism() > 0) {
+      options.setTargetParallelism(options.getParallelism());
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.tidemark.pipelines.io;
+
+import org.apache.beam.sdk.io.kafka.KafkaIO;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PDone;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** {@code kafka://HOST:PORT/TOPIC}: each line a record value, without a key. */
+final class KafkaSink implements Sink {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String bootstrapServers;
+  private final String topic;
+
+  KafkaSink(String bootstrapServers, String topic) {
+    this.bootstrapServers = bootstrapServers;
+    this.topic = topic;
+  }
+
+  @Override
+  public PTransform<PCollection<String>, PDone> write() {
+    return KafkaIO.<Void, String>write()
+        .withBootstrapServers(bootstrapServers)
+        .withTopic(topic)
+        .withValueSerializer(StringSerializer.class)
+        .values();
+  }
+
+  @Override
+  public String toString() {
+    return "kafka://" + bootstrapServers + "/" + topic;
+  }
+}
