@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** The JSON lines tidemark writes, built with Jackson. */
 final class JsonLines {
@@ -50,7 +52,7 @@ final class JsonLines {
     node.put("watermark", late.watermark().getMillis());
     node.put("lateByMillis", late.lateBy().getMillis());
     node.put("record", late.record());
-    return text(node);
+    return text(withSource(node, late.source()));
   }
 
   /** A record that could not be parsed: {@code "type":"deadLetter"}, the reason and the text. */
@@ -59,6 +61,19 @@ final class JsonLines {
     node.put("type", "deadLetter");
     node.put("reason", letter.reason());
     node.put("record", letter.raw());
-    return text(node);
+    return text(withSource(node, letter.source()));
+  }
+
+  /**
+   * Where the record is in Kafka, when the source said: {@code topic}, {@code partition}, {@code
+   * offset}.
+   */
+  private static ObjectNode withSource(ObjectNode node, @Nullable SourcePosition source) {
+    if (source != null) {
+      node.put("topic", source.topic());
+      node.put("partition", source.partition());
+      node.put("offset", source.offset());
+    }
+    return node;
   }
 }

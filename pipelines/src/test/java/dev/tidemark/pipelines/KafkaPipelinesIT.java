@@ -99,13 +99,25 @@ class KafkaPipelinesIT {
       assertThat(running.getState(), equalTo(PipelineResult.State.RUNNING));
       List<String> reasons = new ArrayList<>();
       for (JsonNode letter : Outputs.read(dead)) {
-        reasons.add(letter.get("record").asText() + ": " + letter.get("reason").asText());
+        // Where to find the record again: partition 0, right after the 8 records before it.
+        reasons.add(
+            letter.get("record").asText()
+                + " at "
+                + letter.get("topic").asText()
+                + "-"
+                + letter.get("partition").asInt()
+                + "@"
+                + letter.get("offset").asLong()
+                + ": "
+                + letter.get("reason").asText());
       }
       reasons.sort(null);
       assertThat(reasons.size(), equalTo(2));
       assertThat(
-          reasons.get(0), startsWith("a,4102444800000: event time 4102444800000 is 73 years"));
-      assertThat(reasons.get(1), startsWith("a,9223372036854775807: field 'epochMillis'"));
+          reasons.get(0),
+          startsWith("a,4102444800000 at clicks-0@8: event time 4102444800000 is 73 years"));
+      assertThat(
+          reasons.get(1), startsWith("a,9223372036854775807 at clicks-0@9: field 'epochMillis'"));
       // Why each partition's watermark is where it is: the empty ones say so.
       Map<String, Long> gauges = new TreeMap<>();
       for (MetricResult<GaugeResult> gauge :

@@ -3,21 +3,28 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
+import org.apache.beam.sdk.io.kafka.KafkaRecord;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
-/** {@code kafka://HOST:PORT/TOPIC}: every partition, with tidemark's idle-aware policy. */
+/**
+ * {@code kafka://HOST:PORT/TOPIC}: every partition, with tidemark's idle-aware policy; dead letters
+ * and late records keep their topic, partition and offset.
+ */
 public final class KafkaSource implements Source {
 
   private final String bootstrapServers;
@@ -51,11 +58,20 @@ public final class KafkaSource implements Source {
                             })
                         .withMaxOutOfOrderness(settings.maxOutOfOrderness())
                         .withIdleTimeout(settings.idleTimeout())
-                        .withMaxFutureSkew(settings.maxFutureSkew()))
-                .withoutMetadata())
-        .apply("Values" + name, Values.create())
+                        .withMaxFutureSkew(settings.maxFutureSkew())))
+        // Keep where each record is, so a dead letter or a late record can be found again.
         .apply(
-            "Parse" + name, ParseEvents.with(format).withMaxFutureSkew(settings.maxFutureSkew()));
+            "WithPosition" + name,
+            MapElements.into(TypeDescriptor.of(ArrivedLine.class))
+                .via(
+                    (KafkaRecord<String, String> record) ->
+                        ArrivedLine.fromKafka(
+                            record.getKV().getValue() == null ? "" : record.getKV().getValue(),
+                            new SourcePosition(
+                                record.getTopic(), record.getPartition(), record.getOffset()))))
+        .apply(
+            "Parse" + name,
+            ParseEvents.withPositions(format).withMaxFutureSkew(settings.maxFutureSkew()));
   }
 
   private static String offsetReset(String startFrom) {

@@ -3,7 +3,6 @@ package dev.tidemark.transforms.io;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.IdleAwareWatermark;
 import java.util.UUID;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -149,9 +148,6 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
             endWhenClosed,
             eventTime,
             rule);
-    return input
-        .apply("Start", Impulse.create())
-        .apply("ReadLines", ParDo.of(read))
-        .setCoder(StringUtf8Coder.of());
+    return input.apply("Start", Impulse.create()).apply("ReadLines", ParDo.of(read));
   }
 }

@@ -10,8 +10,8 @@ import java.io.OutputStream;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -157,8 +157,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
     }
   }
 
-  private static final class PositionCoder extends CustomCoder<Position> {
-    private static final long serialVersionUID = 1L;
+  private static final class PositionCoder extends AtomicCoder<Position> {
 
     @Override
     public void encode(Position position, OutputStream out) throws IOException {

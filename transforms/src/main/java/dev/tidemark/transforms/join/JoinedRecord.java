@@ -5,63 +5,25 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
+import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.BooleanCoder;
-import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.coders.CoderProvider;
+import org.apache.beam.sdk.coders.CoderProviders;
+import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.checkerframework.checker.nullness.qual.Nullable;
+import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
- * One left record of one pane of a {@link LeftJoinPerWindow}, merged with its match (or with none):
- * the join key, the {@link WindowPane}, whether a right record matched, and the merged text.
- * Encoded by {@link JoinedRecord.Coder}.
+ * One left record of one pane of a {@link LeftJoinPerWindow}, merged with its match: the join key,
+ * the pane, whether a right record matched, and the merged record's text.
  */
-public final class JoinedRecord {
+@DefaultCoder(JoinedRecord.Coder.class)
+public record JoinedRecord(String key, WindowPane pane, boolean matched, String record) {
 
-  private final String key;
-  private final WindowPane pane;
-  private final boolean matched;
-  private final String record;
-
-  public JoinedRecord(String key, WindowPane pane, boolean matched, String record) {
-    this.key = Objects.requireNonNull(key, "key");
-    this.pane = Objects.requireNonNull(pane, "pane");
-    this.matched = matched;
-    this.record = Objects.requireNonNull(record, "record");
-  }
-
-  public String key() {
-    return key;
-  }
-
-  public WindowPane pane() {
-    return pane;
-  }
-
-  /** Whether a right record matched. */
-  public boolean matched() {
-    return matched;
-  }
-
-  /** The left record merged with its match. */
-  public String record() {
-    return record;
-  }
-
-  @Override
-  public boolean equals(@Nullable Object other) {
-    if (!(other instanceof JoinedRecord)) {
-      return false;
-    }
-    JoinedRecord that = (JoinedRecord) other;
-    return key.equals(that.key)
-        && pane.equals(that.pane)
-        && matched == that.matched
-        && record.equals(that.record);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(key, pane, matched, record);
+  public JoinedRecord {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(pane, "pane");
+    Objects.requireNonNull(record, "record");
   }
 
   @Override
@@ -70,12 +32,16 @@ public final class JoinedRecord {
   }
 
   /** The coder of {@link JoinedRecord}. */
-  public static final class Coder extends CustomCoder<JoinedRecord> {
-    private static final long serialVersionUID = 1L;
+  public static final class Coder extends AtomicCoder<JoinedRecord> {
     private static final Coder INSTANCE = new Coder();
 
     public static Coder of() {
       return INSTANCE;
+    }
+
+    /** How {@link DefaultCoder} finds this coder. */
+    public static CoderProvider getCoderProvider() {
+      return CoderProviders.forCoder(TypeDescriptor.of(JoinedRecord.class), INSTANCE);
     }
 
     @Override

@@ -5,8 +5,6 @@ import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.windowing.CaptureLateData;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -83,8 +81,7 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
         KeyedPCollectionTuple.of(leftTag, windowAndKey("Left", left))
             .and(rightTag, windowAndKey("Right", right))
             .apply("CoGroupByKey", CoGroupByKey.create())
-            .apply("MergeMatches", ParDo.of(new MergeMatchesFn(leftTag, rightTag, merge)))
-            .setCoder(JoinedRecord.Coder.of());
+            .apply("MergeMatches", ParDo.of(new MergeMatchesFn(leftTag, rightTag, merge)));
     return PCollectionTuple.of(JOINED, joined)
         .and(LATE_LEFT, left.get(CaptureLateData.LATE))
         .and(LATE_RIGHT, right.get(CaptureLateData.LATE));
@@ -94,8 +91,7 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
     return captured
         .get(CaptureLateData.ACCEPTED)
         .apply("Window" + side, windowing.<Event>windowInto())
-        .apply("Key" + side, WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), Event.Coder.of()));
+        .apply("Key" + side, WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()));
   }
 
   /** Emits each left record of a pane with the newest right record, or none. */

@@ -10,32 +10,48 @@ import org.apache.beam.sdk.coders.CoderProvider;
 import org.apache.beam.sdk.coders.CoderProviders;
 import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.values.TypeDescriptor;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
  * One text record as its source read it: the text, the source's watermark just before it read the
- * record, and the record's position in its recording (line number from 1). A live source knows
- * neither, and says so with {@link #live}.
+ * record, the record's position in its recording (line number from 1), and its Kafka position
+ * ({@code source}; null for other sources). A live source knows no watermark or line, and says so
+ * with {@link #live}.
  */
 @DefaultCoder(ArrivedLine.Coder.class)
-public record ArrivedLine(String text, Instant arrivalWatermark, long position) {
+public record ArrivedLine(
+    String text, Instant arrivalWatermark, long position, @Nullable SourcePosition source) {
 
   public ArrivedLine {
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(arrivalWatermark, "arrivalWatermark");
   }
 
+  /** A line read in a recording, at line {@code position}, when the watermark was this. */
+  public ArrivedLine(String text, Instant arrivalWatermark, long position) {
+    this(text, arrivalWatermark, position, null);
+  }
+
   /** A line from a live source, whose watermark the pipeline reads at run time instead. */
   public static ArrivedLine live(String text) {
-    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION);
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, null);
+  }
+
+  /** A record from a Kafka source, at {@code source}. */
+  public static ArrivedLine fromKafka(String text, SourcePosition source) {
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source);
   }
 
   /** The coder of {@link ArrivedLine}. */
   public static final class Coder extends AtomicCoder<ArrivedLine> {
     private static final Coder INSTANCE = new Coder();
+    private static final NullableCoder<SourcePosition> SOURCE =
+        NullableCoder.of(SourcePosition.Coder.of());
 
     public static Coder of() {
       return INSTANCE;
@@ -51,6 +67,7 @@ public record ArrivedLine(String text, Instant arrivalWatermark, long position) 
       StringUtf8Coder.of().encode(line.text, out);
       InstantCoder.of().encode(line.arrivalWatermark, out);
       VarLongCoder.of().encode(line.position, out);
+      SOURCE.encode(line.source, out);
     }
 
     @Override
@@ -58,7 +75,8 @@ public record ArrivedLine(String text, Instant arrivalWatermark, long position) 
       return new ArrivedLine(
           StringUtf8Coder.of().decode(in),
           InstantCoder.of().decode(in),
-          VarLongCoder.of().decode(in));
+          VarLongCoder.of().decode(in),
+          SOURCE.decode(in));
     }
 
     @Override

@@ -5,109 +5,59 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
-import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.CoderProvider;
+import org.apache.beam.sdk.coders.CoderProviders;
+import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
  * One parsed input record: its key, its event time, the value a sum adds up (0 when none is
- * configured), the raw text it was parsed from, and the watermark its source had when it read the
- * record ({@link #arrivalWatermark()}; the minimum when the source does not say). Immutable;
- * encoded by {@link Event.Coder}.
+ * configured), the raw text it was parsed from; and what its source knew when it read it: the
+ * watermark ({@link #arrivalWatermark()}; the minimum when the source does not say), its line in a
+ * recording ({@link #position()}) and its Kafka position ({@link #source()}; null elsewhere).
+ *
+ * @param arrivalWatermark the watermark of the source when it read this record, for a recording
+ *     replayed deterministically ({@code ReplaySource}); {@link Watermarks#MIN} for a live source,
+ *     whose watermark the pipeline reads at run time instead
+ * @param position where the record stands in its recording (the line number, from 1), which orders
+ *     records that met the same watermark; {@link #UNKNOWN_POSITION} for a live source
  */
-public final class Event {
-
-  private final String key;
-  private final Instant eventTime;
-  private final long value;
-  private final String raw;
-  private final Instant arrivalWatermark;
-  private final long position;
-
-  /** An event from a source that does not say which watermark it met. */
-  public Event(String key, Instant eventTime, long value, String raw) {
-    this(key, eventTime, value, raw, Watermarks.MIN, UNKNOWN_POSITION);
-  }
-
-  public Event(
-      String key,
-      Instant eventTime,
-      long value,
-      String raw,
-      Instant arrivalWatermark,
-      long position) {
-    this.key = Objects.requireNonNull(key, "key");
-    this.eventTime = Objects.requireNonNull(eventTime, "eventTime");
-    this.value = value;
-    this.raw = Objects.requireNonNull(raw, "raw");
-    this.arrivalWatermark = Objects.requireNonNull(arrivalWatermark, "arrivalWatermark");
-    this.position = position;
-  }
+@DefaultCoder(Event.Coder.class)
+public record Event(
+    String key,
+    Instant eventTime,
+    long value,
+    String raw,
+    Instant arrivalWatermark,
+    long position,
+    @Nullable SourcePosition source) {
 
   /** {@link #position()} of an event from a source that does not number its records. */
   public static final long UNKNOWN_POSITION = -1;
 
-  /**
-   * The same event, as read by a source whose watermark was {@code watermark} at that moment, as
-   * its record number {@code position}.
-   */
-  public Event arrivedAt(Instant watermark, long position) {
-    return new Event(key, eventTime, value, raw, watermark, position);
+  public Event {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(eventTime, "eventTime");
+    Objects.requireNonNull(raw, "raw");
+    Objects.requireNonNull(arrivalWatermark, "arrivalWatermark");
   }
 
-  public String key() {
-    return key;
+  /** An event from a source that does not say which watermark it met. */
+  public Event(String key, Instant eventTime, long value, String raw) {
+    this(key, eventTime, value, raw, Watermarks.MIN, UNKNOWN_POSITION, null);
   }
 
-  public Instant eventTime() {
-    return eventTime;
-  }
-
-  public long value() {
-    return value;
-  }
-
-  public String raw() {
-    return raw;
-  }
-
-  /**
-   * The watermark of the source when it read this record, for a source that replays recorded data
-   * deterministically ({@code ReplaySource}); {@link Watermarks#MIN} for a live source, whose
-   * watermark the late-capture step reads at run time instead.
-   */
-  public Instant arrivalWatermark() {
-    return arrivalWatermark;
-  }
-
-  /**
-   * Where the record stands in its recording (the line number, from 1), which orders records that
-   * met the same watermark; {@link #UNKNOWN_POSITION} for a live source.
-   */
-  public long position() {
-    return position;
-  }
-
-  @Override
-  public boolean equals(@Nullable Object other) {
-    if (!(other instanceof Event)) {
-      return false;
-    }
-    Event that = (Event) other;
-    return key.equals(that.key)
-        && eventTime.equals(that.eventTime)
-        && value == that.value
-        && raw.equals(that.raw)
-        && arrivalWatermark.equals(that.arrivalWatermark)
-        && position == that.position;
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(key, eventTime, value, raw, arrivalWatermark, position);
+  /** The same event, with what its source knew when it read it. */
+  public Event arrivedAs(ArrivedLine line) {
+    return new Event(
+        key, eventTime, value, raw, line.arrivalWatermark(), line.position(), line.source());
   }
 
   @Override
@@ -116,12 +66,18 @@ public final class Event {
   }
 
   /** The coder of {@link Event}. */
-  public static final class Coder extends CustomCoder<Event> {
-    private static final long serialVersionUID = 1L;
+  public static final class Coder extends AtomicCoder<Event> {
     private static final Coder INSTANCE = new Coder();
+    private static final NullableCoder<SourcePosition> SOURCE =
+        NullableCoder.of(SourcePosition.Coder.of());
 
     public static Coder of() {
       return INSTANCE;
+    }
+
+    /** How {@link DefaultCoder} finds this coder. */
+    public static CoderProvider getCoderProvider() {
+      return CoderProviders.forCoder(TypeDescriptor.of(Event.class), INSTANCE);
     }
 
     @Override
@@ -132,6 +88,7 @@ public final class Event {
       StringUtf8Coder.of().encode(event.raw, out);
       InstantCoder.of().encode(event.arrivalWatermark, out);
       VarLongCoder.of().encode(event.position, out);
+      SOURCE.encode(event.source, out);
     }
 
     @Override
@@ -142,7 +99,8 @@ public final class Event {
           VarLongCoder.of().decode(in),
           StringUtf8Coder.of().decode(in),
           InstantCoder.of().decode(in),
-          VarLongCoder.of().decode(in));
+          VarLongCoder.of().decode(in),
+          SOURCE.decode(in));
     }
 
     @Override

@@ -4,27 +4,43 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
-import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.CoderProvider;
+import org.apache.beam.sdk.coders.CoderProviders;
+import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
  * A record that arrived after its window had expired (window end + allowed lateness behind the
- * watermark), captured instead of dropped: its key, event time, window, the watermark it met, and
- * its text. Encoded by {@link LateRecord.Coder}.
+ * watermark), captured instead of dropped: its key, event time, window, the watermark it met, its
+ * text, and where it came from when the source knows.
  */
-public final class LateRecord {
+@DefaultCoder(LateRecord.Coder.class)
+public record LateRecord(
+    String key,
+    Instant eventTime,
+    Instant windowStart,
+    Instant windowEnd,
+    Instant watermark,
+    String record,
+    @Nullable SourcePosition source) {
 
-  private final String key;
-  private final Instant eventTime;
-  private final Instant windowStart;
-  private final Instant windowEnd;
-  private final Instant watermark;
-  private final String record;
+  public LateRecord {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(eventTime, "eventTime");
+    Objects.requireNonNull(windowStart, "windowStart");
+    Objects.requireNonNull(windowEnd, "windowEnd");
+    Objects.requireNonNull(watermark, "watermark");
+    Objects.requireNonNull(record, "record");
+  }
 
+  /** A late record from a source that does not say where its records are. */
   public LateRecord(
       String key,
       Instant eventTime,
@@ -32,33 +48,7 @@ public final class LateRecord {
       Instant windowEnd,
       Instant watermark,
       String record) {
-    this.key = Objects.requireNonNull(key, "key");
-    this.eventTime = Objects.requireNonNull(eventTime, "eventTime");
-    this.windowStart = Objects.requireNonNull(windowStart, "windowStart");
-    this.windowEnd = Objects.requireNonNull(windowEnd, "windowEnd");
-    this.watermark = Objects.requireNonNull(watermark, "watermark");
-    this.record = Objects.requireNonNull(record, "record");
-  }
-
-  public String key() {
-    return key;
-  }
-
-  public Instant eventTime() {
-    return eventTime;
-  }
-
-  public Instant windowStart() {
-    return windowStart;
-  }
-
-  public Instant windowEnd() {
-    return windowEnd;
-  }
-
-  /** The watermark when the record arrived: the step's input watermark. */
-  public Instant watermark() {
-    return watermark;
+    this(key, eventTime, windowStart, windowEnd, watermark, record, null);
   }
 
   /** How far behind the watermark the record's event time was. */
@@ -66,51 +56,19 @@ public final class LateRecord {
     return new Duration(eventTime, watermark);
   }
 
-  public String record() {
-    return record;
-  }
-
-  @Override
-  public boolean equals(@Nullable Object other) {
-    if (!(other instanceof LateRecord)) {
-      return false;
-    }
-    LateRecord that = (LateRecord) other;
-    return key.equals(that.key)
-        && eventTime.equals(that.eventTime)
-        && windowStart.equals(that.windowStart)
-        && windowEnd.equals(that.windowEnd)
-        && watermark.equals(that.watermark)
-        && record.equals(that.record);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(key, eventTime, windowStart, windowEnd, watermark, record);
-  }
-
-  @Override
-  public String toString() {
-    return "LateRecord{"
-        + key
-        + " @"
-        + eventTime.getMillis()
-        + " in ["
-        + windowStart.getMillis()
-        + ", "
-        + windowEnd.getMillis()
-        + ") behind watermark "
-        + watermark.getMillis()
-        + "}";
-  }
-
   /** The coder of {@link LateRecord}. */
-  public static final class Coder extends CustomCoder<LateRecord> {
-    private static final long serialVersionUID = 1L;
+  public static final class Coder extends AtomicCoder<LateRecord> {
     private static final Coder INSTANCE = new Coder();
+    private static final NullableCoder<SourcePosition> SOURCE =
+        NullableCoder.of(SourcePosition.Coder.of());
 
     public static Coder of() {
       return INSTANCE;
+    }
+
+    /** How {@link DefaultCoder} finds this coder. */
+    public static CoderProvider getCoderProvider() {
+      return CoderProviders.forCoder(TypeDescriptor.of(LateRecord.class), INSTANCE);
     }
 
     @Override
@@ -121,6 +79,7 @@ public final class LateRecord {
       InstantCoder.of().encode(late.windowEnd, out);
       InstantCoder.of().encode(late.watermark, out);
       StringUtf8Coder.of().encode(late.record, out);
+      SOURCE.encode(late.source, out);
     }
 
     @Override
@@ -131,7 +90,8 @@ public final class LateRecord {
           InstantCoder.of().decode(in),
           InstantCoder.of().decode(in),
           InstantCoder.of().decode(in),
-          StringUtf8Coder.of().decode(in));
+          StringUtf8Coder.of().decode(in),
+          SOURCE.decode(in));
     }
 
     @Override

@@ -4,58 +4,25 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
-import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.CoderProvider;
+import org.apache.beam.sdk.coders.CoderProviders;
+import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
-import org.checkerframework.checker.nullness.qual.Nullable;
+import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
- * One pane of one key's aggregate in one window: the count and sum so far (panes accumulate) and
- * the {@link WindowPane}. A consumer keeps the latest pane per (key, window); the final pane holds
- * everything that was not captured as late. Encoded by {@link WindowResult.Coder}.
+ * One pane of one key's count and sum in one window. Panes accumulate: a consumer keeps the latest
+ * pane (the highest {@link WindowPane#index()}) per key and window; the final one says {@link
+ * WindowPane#isFinal()}.
  */
-public final class WindowResult {
+@DefaultCoder(WindowResult.Coder.class)
+public record WindowResult(String key, WindowPane pane, long count, long sum) {
 
-  private final String key;
-  private final WindowPane pane;
-  private final long count;
-  private final long sum;
-
-  public WindowResult(String key, WindowPane pane, long count, long sum) {
-    this.key = Objects.requireNonNull(key, "key");
-    this.pane = Objects.requireNonNull(pane, "pane");
-    this.count = count;
-    this.sum = sum;
-  }
-
-  public String key() {
-    return key;
-  }
-
-  public WindowPane pane() {
-    return pane;
-  }
-
-  public long count() {
-    return count;
-  }
-
-  public long sum() {
-    return sum;
-  }
-
-  @Override
-  public boolean equals(@Nullable Object other) {
-    if (!(other instanceof WindowResult)) {
-      return false;
-    }
-    WindowResult that = (WindowResult) other;
-    return key.equals(that.key) && pane.equals(that.pane) && count == that.count && sum == that.sum;
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(key, pane, count, sum);
+  public WindowResult {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(pane, "pane");
   }
 
   @Override
@@ -64,12 +31,16 @@ public final class WindowResult {
   }
 
   /** The coder of {@link WindowResult}. */
-  public static final class Coder extends CustomCoder<WindowResult> {
-    private static final long serialVersionUID = 1L;
+  public static final class Coder extends AtomicCoder<WindowResult> {
     private static final Coder INSTANCE = new Coder();
 
     public static Coder of() {
       return INSTANCE;
+    }
+
+    /** How {@link DefaultCoder} finds this coder. */
+    public static CoderProvider getCoderProvider() {
+      return CoderProviders.forCoder(TypeDescriptor.of(WindowResult.class), INSTANCE);
     }
 
     @Override

@@ -34,13 +34,14 @@ final class ParseEventFn extends DoFn<ArrivedLine, Event> {
           .outputWithTimestamp(event, atEventTime ? event.eventTime() : sourceTimestamp);
     } catch (BadRecordException e) {
       deadLetters.inc();
-      out.get(ParseEvents.DEAD_LETTER).output(new DeadLetter(line.text(), e.getMessage()));
+      out.get(ParseEvents.DEAD_LETTER)
+          .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
     }
   }
 
   private Event parse(ArrivedLine line, Instant sourceTimestamp, Instant now)
       throws BadRecordException {
-    Event event = format.parse(line.text()).arrivedAt(line.arrivalWatermark(), line.position());
+    Event event = format.parse(line.text()).arrivedAs(line);
     if (clockSkewGuard.isTooFarAhead(event.eventTime(), now)) {
       throw new BadRecordException(clockSkewGuard.reason(event.eventTime(), now));
     }

@@ -61,6 +61,14 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   }
 
   /**
+   * Parses the lines of a live source that says where each came from (Kafka): dead letters and late
+   * records keep the {@link ArrivedLine#source()}. Each event is emitted at its event time.
+   */
+  public static ParseEvents<ArrivedLine> withPositions(EventFormat format) {
+    return new ParseEvents<>(format, line -> line, ClockSkewGuard.withDefaultSkew(), true);
+  }
+
+  /**
    * Parses replayed lines, each with the watermark its source had when it read it; each event keeps
    * the timestamp the source gave it (see {@code ReplaySource#stampedAtArrivalWatermark}).
    */
@@ -88,8 +96,6 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
                 "ParseEvent",
                 ParDo.of(new ParseEventFn(format, clockSkewGuard, atEventTime))
                     .withOutputTags(EVENTS, TupleTagList.of(DEAD_LETTER)));
-    parsed.get(EVENTS).setCoder(Event.Coder.of());
-    parsed.get(DEAD_LETTER).setCoder(DeadLetter.Coder.of());
     return parsed;
   }
 }

@@ -46,7 +46,6 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
                             TypeDescriptors.kvs(
                                 TypeDescriptors.integers(), TypeDescriptor.of(Event.class))))
                     .via(event -> KV.of(event.key(), KV.of(0, event))))
-            .setCoder(ReplayPanes.inputCoder())
             .apply("CountPanes", decide);
     PCollection<WindowResult> results =
         decided
@@ -60,8 +59,7 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
                                 pane.getKey(),
                                 pane.getValue().getKey(),
                                 pane.getValue().getValue().getKey(),
-                                pane.getValue().getValue().getValue())))
-            .setCoder(WindowResult.Coder.of());
+                                pane.getValue().getValue().getValue())));
     return PCollectionTuple.of(CountPerWindow.RESULTS, results)
         .and(CountPerWindow.LATE, decided.get(decide.late).apply("LateRecords", Values.create()))
         .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));

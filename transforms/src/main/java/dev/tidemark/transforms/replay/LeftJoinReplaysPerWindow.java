@@ -64,10 +64,7 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
             .apply("BothSides", Flatten.pCollections())
             .apply("JoinPanes", decide);
     PCollection<JoinedRecord> joined =
-        decided
-            .get(decide.panes)
-            .apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)))
-            .setCoder(JoinedRecord.Coder.of());
+        decided.get(decide.panes).apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)));
     PCollection<KV<Integer, LateRecord>> late = decided.get(decide.late);
     return PCollectionTuple.of(LeftJoinPerWindow.JOINED, joined)
         .and(LeftJoinPerWindow.LATE_LEFT, lateOf("Left", LEFT, late))
@@ -90,8 +87,7 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
                         TypeDescriptors.strings(),
                         TypeDescriptors.kvs(
                             TypeDescriptors.integers(), TypeDescriptor.of(Event.class))))
-                .via(event -> KV.of(event.key(), KV.of(input, event))))
-        .setCoder(ReplayPanes.inputCoder());
+                .via(event -> KV.of(event.key(), KV.of(input, event))));
   }
 
   private static PCollection<LateRecord> lateOf(

@@ -10,9 +10,9 @@ import java.util.List;
 import org.apache.beam.sdk.coders.BigEndianLongCoder;
 import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.ListCoder;
+import org.apache.beam.sdk.coders.StructuredCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.values.KV;
@@ -64,8 +64,7 @@ final class OpenWindow<AccumT> {
   }
 
   /** The coder of an open window whose aggregate {@code accumulatorCoder} encodes. */
-  static final class OpenWindowCoder<AccumT> extends CustomCoder<OpenWindow<AccumT>> {
-    private static final long serialVersionUID = 1L;
+  static final class OpenWindowCoder<AccumT> extends StructuredCoder<OpenWindow<AccumT>> {
     private static final Coder<List<KV<Integer, Event>>> RECORDS =
         ListCoder.of(KvCoder.of(VarIntCoder.of(), Event.Coder.of()));
 
@@ -83,6 +82,16 @@ final class OpenWindow<AccumT> {
       BooleanCoder.of().encode(window.closed, out);
       BigEndianLongCoder.of().encode(window.flushDueMillis, out);
       RECORDS.encode(window.lateWithinLateness, out);
+    }
+
+    @Override
+    public List<? extends Coder<?>> getCoderArguments() {
+      return List.of(accumulatorCoder);
+    }
+
+    @Override
+    public void verifyDeterministic() throws NonDeterministicException {
+      verifyDeterministic(this, "the accumulator must encode deterministically", accumulatorCoder);
     }
 
     @Override

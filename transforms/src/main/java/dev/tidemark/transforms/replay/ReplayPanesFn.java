@@ -150,7 +150,8 @@ final class ReplayPanesFn<AccumT, OutputT>
                       window.start(),
                       window.end(),
                       arrival,
-                      event.raw())));
+                      event.raw(),
+                      event.source())));
       return;
     }
     @Nullable OpenWindow<AccumT> open = openWindows.get(window.start()).read();

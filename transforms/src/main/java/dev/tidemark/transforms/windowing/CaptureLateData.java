@@ -2,8 +2,6 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
@@ -75,13 +73,10 @@ public final class CaptureLateData extends PTransform<PCollection<Event>, PColle
                     .withAllowedLateness(Duration.ZERO)
                     .discardingFiredPanes())
             .apply("KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), Event.Coder.of()))
             .apply(
                 "RouteLateEvents",
                 ParDo.of(new CaptureLateDataFn(windowing))
                     .withOutputTags(ACCEPTED, TupleTagList.of(LATE)));
-    routed.get(ACCEPTED).setCoder(Event.Coder.of());
-    routed.get(LATE).setCoder(LateRecord.Coder.of());
     return routed;
   }
 }

@@ -48,7 +48,8 @@ final class CaptureLateDataFn extends DoFn<KV<String, Event>, Event> {
                   window.start(),
                   window.end(),
                   watermark,
-                  event.raw()));
+                  event.raw(),
+                  event.source()));
     } else {
       out.get(CaptureLateData.ACCEPTED).output(event);
     }

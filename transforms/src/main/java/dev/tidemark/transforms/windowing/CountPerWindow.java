@@ -4,9 +4,6 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.Combine;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -67,11 +64,8 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
                             TypeDescriptors.strings(),
                             TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs())))
                     .via(event -> KV.of(event.key(), KV.of(1L, event.value()))))
-            .setCoder(
-                KvCoder.of(StringUtf8Coder.of(), KvCoder.of(VarLongCoder.of(), VarLongCoder.of())))
             .apply("AddUp", Combine.perKey(new AddPairs()))
-            .apply("ToWindowResult", ParDo.of(new ToWindowResultFn()))
-            .setCoder(WindowResult.Coder.of());
+            .apply("ToWindowResult", ParDo.of(new ToWindowResultFn()));
     return PCollectionTuple.of(RESULTS, results).and(LATE, captured.get(CaptureLateData.LATE));
   }
 

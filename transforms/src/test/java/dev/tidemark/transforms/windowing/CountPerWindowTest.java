@@ -24,8 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The windowing preset with late capture, case by case, on the DirectRunner: the only runner whose
  * TestStream sequences watermark advances with elements faithfully and supports {@code
- * advanceProcessingTime} (Beam #20843-#20845; the FlinkRunner cases are in {@code
- * CountPerWindowOnBothRunnersTest}).
+ * advanceProcessingTime} (Beam #20843-#20845; the FlinkRunner cases are in {@link
+ * CountPerWindowOnFlinkTest}).
  */
 @ExtendWith(TestPipelineExtension.class)
 class CountPerWindowTest {
