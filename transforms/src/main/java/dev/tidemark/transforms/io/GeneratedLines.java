@@ -77,6 +77,17 @@ public final class GeneratedLines implements RecordedLines {
     return copy;
   }
 
+  /** How far event time advances from one record to the next. */
+  public GeneratedLines withStep(Duration step) {
+    if (step == null || step.getMillis() < 0) {
+      throw new IllegalArgumentException(
+          "generator step: " + step + " is not allowed; use zero or more, e.g. 10ms");
+    }
+    GeneratedLines copy = copy();
+    copy.step = step;
+    return copy;
+  }
+
   public GeneratedLines withSeed(long seed) {
     GeneratedLines copy = copy();
     copy.seed = seed;

@@ -1,0 +1,47 @@
+package dev.tidemark.benchmarks;
+
+import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.io.LineShape;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import org.joda.time.Duration;
+
+/**
+ * The benchmark's input, written once and reused: S5 records ({@code {"t","st","i","op","id"}}), 5
+ * indexes x 2 ops, one record per millisecond of event time, each out of order by up to 1.5 s
+ * (within every variant's 2 s bound, so no record is late and every count must add up to the number
+ * of lines). The same number of lines gives the same file.
+ */
+final class InputFile {
+
+  private InputFile() {}
+
+  static Path ensure(Path directory, long lines) throws IOException {
+    Path file = directory.resolve("s5-" + lines + ".jsonl");
+    if (Files.exists(file)) {
+      return file;
+    }
+    Files.createDirectories(directory);
+    Path partial = directory.resolve(file.getFileName() + ".partial");
+    Iterator<String> generated =
+        GeneratedLines.records(lines)
+            .withKeys(5)
+            .withStep(Duration.millis(1))
+            .withOutOfOrderness(Duration.millis(1500))
+            .withShape(LineShape.S5_STATS)
+            .withSeed(2020)
+            .open();
+    try (BufferedWriter out = Files.newBufferedWriter(partial, StandardCharsets.UTF_8)) {
+      while (generated.hasNext()) {
+        out.write(generated.next());
+        out.write('\n');
+      }
+    }
+    Files.move(partial, file);
+    return file;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.tidemark.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.pipelines.cli.Tidemark;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * tidemark's {@code metrics} pipeline, exactly as a user runs it from the command line: the file
+ * replayed under the replay's rules, late capture, dead letters, idle handling, written as JSON
+ * lines. The run counts what its final rows add up to.
+ */
+final class TidemarkMetricsRun {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private TidemarkMetricsRun() {}
+
+  static Result run(Path input, long lines, int parallelism) throws Exception {
+    Path rows = Files.createTempFile("tidemark-benchmark-rows", ".json");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try {
+      long start = System.nanoTime();
+      int exitCode =
+          Tidemark.run(
+              new String[] {
+                "metrics",
+                "--source=file:" + input,
+                "--sink=file:" + rows,
+                "--parallelism=" + parallelism
+              },
+              System.out,
+              new PrintStream(err, true, StandardCharsets.UTF_8));
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      if (exitCode != 0) {
+        throw new IllegalStateException(
+            "metrics exited " + exitCode + ": " + err.toString(StandardCharsets.UTF_8));
+      }
+      return new Result(lines, millis, finalCounts(Files.readAllLines(rows)));
+    } finally {
+      Files.deleteIfExists(rows);
+    }
+  }
+
+  private static long finalCounts(List<String> rows) throws Exception {
+    long counted = 0;
+    for (String row : rows) {
+      JsonNode node = JSON.readTree(row);
+      if (node.get("final").asBoolean()) {
+        counted += node.get("count_result").asLong();
+      }
+    }
+    return counted;
+  }
+}
