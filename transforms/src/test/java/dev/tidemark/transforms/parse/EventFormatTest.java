@@ -65,4 +65,37 @@ class EventFormatTest {
         equalTo("field 'amount': -9223372036854775808 is outside the timestamps Beam can window"));
     assertThat(reason(format, "{\"id\":1,").startsWith("not JSON: "), equalTo(true));
   }
+
+  @Test
+  void jsonFieldsAreReadAsTheTreeWouldHaveReadThem() throws Exception {
+    JsonEventFormat format = JsonEventFormat.withKey("k").withTime("t").withValue("v");
+    // (1) A field given twice keeps its last value; fields the format does not need, nested or
+    // not, are skipped; a number key reads as its text.
+    assertThat(
+        format.parse("{\"k\":1.5,\"x\":{\"y\":[1,{\"z\":2}]},\"t\":5,\"t\":7,\"v\":\"3\"}"),
+        equalTo(
+            new Event(
+                "1.5",
+                new Instant(7),
+                3,
+                "{\"k\":1.5,\"x\":{\"y\":[1,{\"z\":2}]},\"t\":5,\"t\":7,\"v\":\"3\"}")));
+    assertThat(format.parse("{\"k\":true,\"t\":1,\"v\":2}").key(), equalTo("true"));
+    // (2) A needed field that is an object or a number too big for a long: the same reasons as
+    // before, with the value as JSON.
+    assertThat(
+        reason(format, "{\"k\":{\"a\":1},\"t\":1,\"v\":2}"),
+        equalTo("field 'k' is not a text or a number"));
+    assertThat(
+        reason(format, "{\"k\":\"a\",\"t\":1,\"v\":[1]}"),
+        equalTo("field 'v': [1] is not a whole number"));
+    assertThat(
+        reason(format, "{\"k\":\"a\",\"t\":99999999999999999999,\"v\":2}"),
+        equalTo("field 't': 99999999999999999999 is not a whole number"));
+    assertThat(
+        reason(format, "{\"k\":\"a\",\"t\":\"soon\",\"v\":2}"),
+        equalTo("field 't': \"soon\" is not a whole number"));
+    assertThat(reason(format, "{\"k\":null,\"t\":1,\"v\":2}"), equalTo("missing field 'k'"));
+    assertThat(reason(format, ""), equalTo("not a JSON object"));
+    assertThat(reason(format, "plain text").startsWith("not JSON: "), equalTo(true));
+  }
 }
