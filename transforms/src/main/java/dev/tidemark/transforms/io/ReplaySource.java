@@ -1,6 +1,9 @@
 package dev.tidemark.transforms.io;
 
 import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.Closeable;
@@ -17,7 +20,6 @@ import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -48,7 +50,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
   private static final long serialVersionUID = 1L;
 
   private final RecordedLines lines;
-  private final SerializableFunction<String, @Nullable Instant> eventTime;
+  private final EventFormat format;
   private final Duration maxOutOfOrderness;
   private final ClockSkewGuard clockSkewGuard;
   private final double linesPerSecond;
@@ -56,13 +58,13 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
 
   private ReplaySource(
       RecordedLines lines,
-      SerializableFunction<String, @Nullable Instant> eventTime,
+      EventFormat format,
       Duration maxOutOfOrderness,
       ClockSkewGuard clockSkewGuard,
       double linesPerSecond,
       boolean atArrivalWatermark) {
     this.lines = lines;
-    this.eventTime = eventTime;
+    this.format = format;
     this.maxOutOfOrderness = maxOutOfOrderness;
     this.clockSkewGuard = clockSkewGuard;
     this.linesPerSecond = linesPerSecond;
@@ -70,19 +72,18 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
   }
 
   /**
-   * Replays {@code lines}, each at the event time {@code eventTime} gives it (null: none), as fast
-   * as the runner reads.
+   * Replays {@code lines}, each at the event time {@code format} finds in it (none when it cannot
+   * parse the line), as fast as the runner reads. Each line is parsed once, here; the parsed record
+   * travels with the line ({@link ArrivedLine#parsed()}) so the parse step does not parse it again.
    */
   public static ReplaySource of(
-      RecordedLines lines,
-      SerializableFunction<String, @Nullable Instant> eventTime,
-      Duration maxOutOfOrderness) {
+      RecordedLines lines, EventFormat format, Duration maxOutOfOrderness) {
     if (maxOutOfOrderness == null || maxOutOfOrderness.getMillis() < 0) {
       throw new IllegalArgumentException(
           "maxOutOfOrderness: " + maxOutOfOrderness + " is not allowed; use zero or more, e.g. 2s");
     }
     return new ReplaySource(
-        lines, eventTime, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, false);
+        lines, format, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, false);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second; 0 means as fast as possible. */
@@ -92,7 +93,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
           "rate: " + linesPerSecond + " is not allowed; use 0 (no limit) or more lines a second");
     }
     return new ReplaySource(
-        lines, eventTime, maxOutOfOrderness, clockSkewGuard, linesPerSecond, atArrivalWatermark);
+        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, atArrivalWatermark);
   }
 
   /**
@@ -101,8 +102,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
    * flight. For the replay's windowing, which reads the event time from the parsed record.
    */
   public ReplaySource stampedAtArrivalWatermark() {
-    return new ReplaySource(
-        lines, eventTime, maxOutOfOrderness, clockSkewGuard, linesPerSecond, true);
+    return new ReplaySource(lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, true);
   }
 
   /**
@@ -112,7 +112,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
   public ReplaySource withMaxFutureSkew(Duration maxFutureSkew) {
     return new ReplaySource(
         lines,
-        eventTime,
+        format,
         maxOutOfOrderness,
         ClockSkewGuard.allowingFutureSkew(maxFutureSkew),
         linesPerSecond,
@@ -216,15 +216,17 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
       linesRead++;
       emittedSinceStart++;
       Instant arrivalWatermark = watermarkBeforeNextLine();
+      // Parsed once, here: the event time moves the watermark, and the parse step reuses the rest.
+      @Nullable Event parsed = parseOrNull(line);
       @Nullable Instant timestamp =
-          source.clockSkewGuard.admit(eventTimeOrNull(line), Instant.now());
+          source.clockSkewGuard.admit(parsed == null ? null : parsed.eventTime(), Instant.now());
       currentTimestamp =
           timestamp == null || source.atArrivalWatermark ? arrivalWatermark : timestamp;
       if (timestamp != null) {
         maxEventTime =
             maxEventTime == null ? timestamp : Watermarks.latest(maxEventTime, timestamp);
       }
-      current = new ArrivedLine(line, arrivalWatermark, linesRead);
+      current = new ArrivedLine(line, arrivalWatermark, linesRead, null, parsed);
       return true;
     }
 
@@ -275,10 +277,10 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
       }
     }
 
-    private @Nullable Instant eventTimeOrNull(String line) {
+    private @Nullable Event parseOrNull(String line) {
       try {
-        return source.eventTime.apply(line);
-      } catch (RuntimeException e) {
+        return source.format.parse(line);
+      } catch (BadRecordException | RuntimeException e) {
         return null;
       }
     }

@@ -20,12 +20,17 @@ import org.joda.time.Instant;
 /**
  * One text record as its source read it: the text, the source's watermark just before it read the
  * record, the record's position in its recording (line number from 1), and its Kafka position
- * ({@code source}; null for other sources). A live source knows no watermark or line, and says so
- * with {@link #live}.
+ * ({@code source}; null for other sources), and the record as its source already parsed it ({@code
+ * parsed}; null when it did not, or could not), so the parse step parses it only once. A live
+ * source knows no watermark or line, and says so with {@link #live}.
  */
 @DefaultCoder(ArrivedLine.Coder.class)
 public record ArrivedLine(
-    String text, Instant arrivalWatermark, long position, @Nullable SourcePosition source) {
+    String text,
+    Instant arrivalWatermark,
+    long position,
+    @Nullable SourcePosition source,
+    @Nullable Event parsed) {
 
   public ArrivedLine {
     Objects.requireNonNull(text, "text");
@@ -34,17 +39,17 @@ public record ArrivedLine(
 
   /** A line read in a recording, at line {@code position}, when the watermark was this. */
   public ArrivedLine(String text, Instant arrivalWatermark, long position) {
-    this(text, arrivalWatermark, position, null);
+    this(text, arrivalWatermark, position, null, null);
   }
 
   /** A line from a live source, whose watermark the pipeline reads at run time instead. */
   public static ArrivedLine live(String text) {
-    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, null);
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, null, null);
   }
 
   /** A record from a Kafka source, at {@code source}. */
   public static ArrivedLine fromKafka(String text, SourcePosition source) {
-    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source);
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source, null);
   }
 
   /** The coder of {@link ArrivedLine}. */
@@ -52,6 +57,7 @@ public record ArrivedLine(
     private static final Coder INSTANCE = new Coder();
     private static final NullableCoder<SourcePosition> SOURCE =
         NullableCoder.of(SourcePosition.Coder.of());
+    private static final NullableCoder<Event> PARSED = NullableCoder.of(Event.Coder.of());
 
     public static Coder of() {
       return INSTANCE;
@@ -68,6 +74,7 @@ public record ArrivedLine(
       InstantCoder.of().encode(line.arrivalWatermark, out);
       VarLongCoder.of().encode(line.position, out);
       SOURCE.encode(line.source, out);
+      PARSED.encode(line.parsed, out);
     }
 
     @Override
@@ -76,7 +83,8 @@ public record ArrivedLine(
           StringUtf8Coder.of().decode(in),
           InstantCoder.of().decode(in),
           VarLongCoder.of().decode(in),
-          SOURCE.decode(in));
+          SOURCE.decode(in),
+          PARSED.decode(in));
     }
 
     @Override

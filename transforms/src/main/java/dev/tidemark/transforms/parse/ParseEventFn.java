@@ -41,7 +41,10 @@ final class ParseEventFn extends DoFn<ArrivedLine, Event> {
 
   private Event parse(ArrivedLine line, Instant sourceTimestamp, Instant now)
       throws BadRecordException {
-    Event event = format.parse(line.text()).arrivedAs(line);
+    // A replayed line comes parsed by its source; a line that could not be parsed there is
+    // parsed again here, for the reason.
+    Event parsed = line.parsed() != null ? line.parsed() : format.parse(line.text());
+    Event event = parsed.arrivedAs(line);
     if (clockSkewGuard.isTooFarAhead(event.eventTime(), now)) {
       throw new BadRecordException(clockSkewGuard.reason(event.eventTime(), now));
     }

@@ -132,7 +132,7 @@ public final class Replay implements Serializable {
   }
 
   private ReplaySource source() {
-    return ReplaySource.of(lines, format.eventTimes(), maxOutOfOrderness)
+    return ReplaySource.of(lines, format, maxOutOfOrderness)
         .withMaxFutureSkew(maxFutureSkew)
         .withRate(linesPerSecond);
   }

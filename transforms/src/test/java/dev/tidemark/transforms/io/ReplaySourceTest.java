@@ -117,7 +117,7 @@ class ReplaySourceTest {
                             .withLateFraction(0.02)
                             .withBadFraction(0.01)
                             .withSeed(8),
-                        FORMAT.eventTimes(),
+                        FORMAT,
                         OUT_OF_ORDERNESS)))
             .apply("Parse", ParseEvents.replayed(FORMAT));
     PCollectionTuple counted =

@@ -49,6 +49,10 @@ class ModelCodersTest {
             JoinedRecord.class, JoinedRecord.Coder.of(), new JoinedRecord("b1", PANE, true, "{}")),
         Arguments.of(ArrivedLine.class, ArrivedLine.Coder.of(), new ArrivedLine("x", T, 4)),
         Arguments.of(ArrivedLine.class, ArrivedLine.Coder.of(), ArrivedLine.fromKafka("x", KAFKA)),
+        Arguments.of(
+            ArrivedLine.class,
+            ArrivedLine.Coder.of(),
+            new ArrivedLine("01,1", T, 4, null, new Event("01", T, 0, "01,1"))),
         Arguments.of(SourcePosition.class, SourcePosition.Coder.of(), KAFKA));
   }
 

@@ -46,9 +46,7 @@ class ReplayStateCodersTest {
   void restoredReplayGoesOnFromItsCheckpoint() throws Exception {
     ReplaySource source =
         ReplaySource.of(
-            GeneratedLines.records(10).withKeys(1),
-            CsvEventFormat.keyAndTime().eventTimes(),
-            Duration.ZERO);
+            GeneratedLines.records(10).withKeys(1), CsvEventFormat.keyAndTime(), Duration.ZERO);
     UnboundedReader<?> first = source.createReader(PipelineOptionsFactory.create(), null);
     first.start();
     first.advance();
