@@ -52,7 +52,7 @@ final class Help {
   }
 
   /** The options tidemark declares, from the pipeline's interface up, by name. */
-  private static Map<String, Method> ownOptions(Class<?> options) {
+  static Map<String, Method> ownOptions(Class<?> options) {
     List<Method> getters = new ArrayList<>();
     collect(options, getters);
     getters.sort(Comparator.comparing(Help::optionName));

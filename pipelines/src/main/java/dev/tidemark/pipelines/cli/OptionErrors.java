@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 final class OptionErrors {
 
   private static final Pattern UNKNOWN = Pattern.compile("missing a property named '([^']+)'");
+  private static final Pattern RUNNER = Pattern.compile("Unknown 'runner' specified '([^']*)'");
   private static final Pattern MISSING =
       Pattern.compile("Missing required value for \\[--([^,]+),");
 
@@ -17,6 +18,12 @@ final class OptionErrors {
     Matcher unknown = UNKNOWN.matcher(message);
     if (unknown.find()) {
       return "--" + unknown.group(1) + " is not an option; see --help";
+    }
+    Matcher runner = RUNNER.matcher(message);
+    if (runner.find()) {
+      return "--runner: '"
+          + runner.group(1)
+          + "' is not a runner tidemark runs on; use FlinkRunner or DirectRunner";
     }
     Matcher missing = MISSING.matcher(message);
     if (missing.find()) {

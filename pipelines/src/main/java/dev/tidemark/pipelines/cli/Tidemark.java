@@ -101,6 +101,7 @@ public final class Tidemark {
     }
 
     Pipeline build(String[] args) {
+      ArgumentChecks.check(args, options);
       T parsed;
       try {
         parsed = PipelineOptionsFactory.fromArgs(args).withValidation().as(options);

@@ -28,7 +28,16 @@ public final class SinkUri {
     if (value.startsWith("file:")) {
       Path path = Path.of(value.substring("file:".length())).toAbsolutePath();
       Path directory = path.getParent();
-      if (directory == null || !Files.isDirectory(directory) || Files.isDirectory(path)) {
+      if (Files.isDirectory(path)) {
+        throw new ConfigurationException(
+            "--"
+                + option
+                + ": '"
+                + path
+                + "' is a directory; name a file in it, e.g. file:"
+                + path.resolve("results.json"));
+      }
+      if (directory == null || !Files.isDirectory(directory)) {
         throw new ConfigurationException(
             "--" + option + ": cannot write '" + path + "'; its directory must exist");
       }
