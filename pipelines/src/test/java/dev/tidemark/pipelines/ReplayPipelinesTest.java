@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.io.LineShape;
 import dev.tidemark.transforms.join.CopyJsonField;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.CsvEventFormat;
@@ -22,7 +23,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.joda.time.Duration;
@@ -107,7 +107,16 @@ class ReplayPipelinesTest {
   @MethodSource("runners")
   void metricsWritesThePredictedPanes(String runner, int parallelism) throws Exception {
     Path input = directory.resolve("stats.json");
-    List<String> lines = stats(6000, 21);
+    List<String> lines =
+        generated(
+            GeneratedLines.records(6000)
+                .withKeys(2)
+                .withStep(Duration.millis(25))
+                .withOutOfOrderness(Duration.millis(2500))
+                .withLateFraction(0.02)
+                .withBadFraction(0.01)
+                .withSeed(21)
+                .withShape(LineShape.S5_STATS));
     Files.write(input, lines);
     ReplayReference reference =
         ReplayReference.of(
@@ -138,8 +147,24 @@ class ReplayPipelinesTest {
   void joinWritesThePredictedPanes(String runner, int parallelism) throws Exception {
     Path orders = directory.resolve("orders.json");
     Path coupons = directory.resolve("coupons.json");
-    List<String> orderLines = orders(2000, 31);
-    List<String> couponLines = coupons(500, 32);
+    List<String> orderLines =
+        generated(
+            GeneratedLines.records(2000)
+                .withKeys(15)
+                .withStep(Duration.millis(100))
+                .withOutOfOrderness(Duration.millis(7000))
+                .withLateFraction(0.02)
+                .withSeed(31)
+                .withShape(LineShape.S4_ORDERS));
+    List<String> couponLines =
+        generated(
+            GeneratedLines.records(500)
+                .withKeys(15)
+                .withStep(Duration.millis(400))
+                .withOutOfOrderness(Duration.millis(7000))
+                .withLateFraction(0.02)
+                .withSeed(32)
+                .withShape(LineShape.S4_COUPONS));
     Files.write(orders, orderLines);
     Files.write(coupons, couponLines);
     ReplayReference reference =
@@ -274,64 +299,9 @@ class ReplayPipelinesTest {
     return described;
   }
 
-  /** S5 records, 2 indexes x 2 ops, out of order by up to 2.5 s, 2 % a minute late, 1 % bad. */
-  private static List<String> stats(int count, long seed) {
-    SplittableRandom random = new SplittableRandom(seed);
-    String[] indexes = {"hitch_passenger_order", "hitch_driver_order"};
-    String[] ops = {"es_sink", "kafka_sink"};
+  private static List<String> generated(GeneratedLines recording) throws Exception {
     List<String> lines = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      if (random.nextDouble() < 0.01) {
-        lines.add("{\"st\":\"DIRECT\",\"i\":\"hitch_passenger_order\",\"n\":" + i + "}");
-        continue;
-      }
-      lines.add(
-          "{\"t\":"
-              + time(1580896327330L, i, 25, 2500, random)
-              + ",\"st\":\"DIRECT\",\"i\":\""
-              + indexes[random.nextInt(2)]
-              + "\",\"op\":\""
-              + ops[random.nextInt(2)]
-              + "\"}");
-    }
+    recording.open().forEachRemaining(lines::add);
     return lines;
-  }
-
-  private static List<String> orders(int count, long seed) {
-    SplittableRandom random = new SplittableRandom(seed);
-    List<String> lines = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      lines.add(
-          "{\"orderId\":\"o"
-              + i
-              + "\",\"orderBatchId\":\"b"
-              + random.nextInt(15)
-              + "\",\"orderLastModifyTime\":"
-              + time(1_700_000_000_000L, i, 100, 7000, random)
-              + ",\"orderSalesmanId\":null}");
-    }
-    return lines;
-  }
-
-  private static List<String> coupons(int count, long seed) {
-    SplittableRandom random = new SplittableRandom(seed);
-    List<String> lines = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      lines.add(
-          "{\"orderBatchId\":\"b"
-              + random.nextInt(15)
-              + "\",\"receiveUserId\":\"u"
-              + i
-              + "\",\"lastModifyTime\":"
-              + time(1_700_000_000_000L, i, 400, 7000, random)
-              + "}");
-    }
-    return lines;
-  }
-
-  /** Step by step from {@code base}, up to {@code jitter} ms early, 2 % a minute late. */
-  private static long time(long base, int index, long step, long jitter, SplittableRandom random) {
-    long time = base + index * step - random.nextLong(jitter + 1);
-    return random.nextDouble() < 0.02 ? time - 60_000 : time;
   }
 }

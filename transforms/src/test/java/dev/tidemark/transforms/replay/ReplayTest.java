@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.io.LineShape;
 import dev.tidemark.transforms.io.RecordedLines;
 import dev.tidemark.transforms.join.CopyJsonField;
 import dev.tidemark.transforms.join.JoinedRecord;
@@ -31,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -115,10 +115,27 @@ class ReplayTest {
   @ParameterizedTest(name = "{0} parallelism {1}")
   @MethodSource("runners")
   void joinGivesThePredictedPanes(String runner, int parallelism) throws Exception {
-    List<String> orders = orders(3000, 11);
-    List<String> coupons = coupons(800, 12);
-    EventFormat orderFormat = JsonEventFormat.withKey("orderBatchId").withTime("time");
-    EventFormat couponFormat = JsonEventFormat.withKey("orderBatchId").withTime("time");
+    List<String> orders =
+        lines(
+            GeneratedLines.records(3000)
+                .withKeys(20)
+                .withStep(Duration.millis(40))
+                .withOutOfOrderness(Duration.millis(3500))
+                .withLateFraction(0.03)
+                .withSeed(11)
+                .withShape(LineShape.S4_ORDERS));
+    List<String> coupons =
+        lines(
+            GeneratedLines.records(800)
+                .withKeys(20)
+                .withStep(Duration.millis(150))
+                .withOutOfOrderness(Duration.millis(3500))
+                .withLateFraction(0.03)
+                .withSeed(12)
+                .withShape(LineShape.S4_COUPONS));
+    EventFormat orderFormat =
+        JsonEventFormat.withKey("orderBatchId").withTime("orderLastModifyTime");
+    EventFormat couponFormat = JsonEventFormat.withKey("orderBatchId").withTime("lastModifyTime");
     MergeRecords merge = CopyJsonField.from("receiveUserId").into("orderSalesmanId");
     ReplayReference reference =
         ReplayReference.of(
@@ -227,45 +244,6 @@ class ReplayTest {
       }
     }
     return sorted(expected);
-  }
-
-  /** Orders over 20 batches, out of order by up to 3.5 s, 3 % a minute late. */
-  private static List<String> orders(int count, long seed) {
-    SplittableRandom random = new SplittableRandom(seed);
-    List<String> lines = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      lines.add(
-          "{\"orderId\":\"o"
-              + i
-              + "\",\"orderBatchId\":\"b"
-              + random.nextInt(20)
-              + "\",\"time\":"
-              + time(i, 40, random)
-              + ",\"orderSalesmanId\":null}");
-    }
-    return lines;
-  }
-
-  /** Coupons over the same batches and time span, fewer. */
-  private static List<String> coupons(int count, long seed) {
-    SplittableRandom random = new SplittableRandom(seed);
-    List<String> lines = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      lines.add(
-          "{\"orderBatchId\":\"b"
-              + random.nextInt(20)
-              + "\",\"receiveUserId\":\"u"
-              + i
-              + "\",\"time\":"
-              + time(i, 150, random)
-              + "}");
-    }
-    return lines;
-  }
-
-  private static long time(int index, long stepMillis, SplittableRandom random) {
-    long time = 1_700_000_000_000L + index * stepMillis - random.nextLong(3501);
-    return random.nextDouble() < 0.03 ? time - 60_000 : time;
   }
 
   private static <T> Collected collect(
