@@ -215,11 +215,12 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
       String line = iterator.next();
       linesRead++;
       emittedSinceStart++;
-      Instant arrivalWatermark = watermarkBeforeNextLine();
+      Instant now = Instant.now();
+      Instant arrivalWatermark = watermarkBeforeNextLine(now);
       // Parsed once, here: the event time moves the watermark, and the parse step reuses the rest.
       @Nullable Event parsed = parseOrNull(line);
       @Nullable Instant timestamp =
-          source.clockSkewGuard.admit(parsed == null ? null : parsed.eventTime(), Instant.now());
+          source.clockSkewGuard.admit(parsed == null ? null : parsed.eventTime(), now);
       currentTimestamp =
           timestamp == null || source.atArrivalWatermark ? arrivalWatermark : timestamp;
       if (timestamp != null) {
@@ -232,15 +233,15 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
 
     @Override
     public Instant getWatermark() {
-      return exhausted ? Watermarks.MAX : watermarkBeforeNextLine();
+      return exhausted ? Watermarks.MAX : watermarkBeforeNextLine(Instant.now());
     }
 
-    private Instant watermarkBeforeNextLine() {
+    private Instant watermarkBeforeNextLine(Instant now) {
       return maxEventTime == null
           ? Watermarks.MIN
           : ClockSkewGuard.capAtClock(
               Watermarks.behind(maxEventTime, source.maxOutOfOrderness),
-              Instant.now(),
+              now,
               source.maxOutOfOrderness);
     }
 
