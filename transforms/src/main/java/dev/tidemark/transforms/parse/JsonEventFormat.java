@@ -1,10 +1,16 @@
 package dev.tidemark.transforms.parse;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.tidemark.transforms.model.Event;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -21,6 +27,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>One key field gives its text as the key; several give a JSON array of their texts, e.g. {@code
  * ["hitch_passenger_order","es_sink"]}. The time field holds epoch milliseconds, as a number or a
  * numeric string. The value field, if any, is a whole number.
+ *
+ * <p>A record is read with Jackson's streaming parser: only the fields the format needs become
+ * values, the others are skipped, and a composite key is written without a serializer. The result,
+ * and the reason a record is refused, are those of reading the whole record as a tree (a field
+ * given twice keeps its last value; content after the object is ignored).
  */
 public final class JsonEventFormat implements EventFormat {
 
@@ -31,10 +42,28 @@ public final class JsonEventFormat implements EventFormat {
   private final String timeField;
   private final @Nullable String valueField;
 
+  /** The fields read from a record, each once: the key fields, the time field, the value field. */
+  private final List<String> neededFields;
+
   private JsonEventFormat(List<String> keyFields, String timeField, @Nullable String valueField) {
     this.keyFields = keyFields;
     this.timeField = timeField;
     this.valueField = valueField;
+    List<String> needed = new ArrayList<>();
+    for (String field : keyFields) {
+      addOnce(needed, field);
+    }
+    addOnce(needed, timeField);
+    if (valueField != null) {
+      addOnce(needed, valueField);
+    }
+    this.neededFields = List.copyOf(needed);
+  }
+
+  private static void addOnce(List<String> fields, String field) {
+    if (!fields.contains(field)) {
+      fields.add(field);
+    }
   }
 
   /** Starts a format whose key is {@code keyFields}; the time field comes next. */
@@ -66,33 +95,101 @@ public final class JsonEventFormat implements EventFormat {
 
   @Override
   public Event parse(String raw) throws BadRecordException {
-    JsonNode root;
-    try {
-      root = JSON.readTree(raw);
+    JsonNode[] values = neededValues(raw);
+    long value = valueField == null ? 0 : wholeNumber(values, valueField);
+    return new Event(
+        key(values), EventTimes.check(timeField, wholeNumber(values, timeField)), value, raw);
+  }
+
+  /** The values of {@link #neededFields} in {@code raw}, in that order; null where missing. */
+  private JsonNode[] neededValues(String raw) throws BadRecordException {
+    JsonNode[] values = new JsonNode[neededFields.size()];
+    try (JsonParser parser = JSON.createParser(raw)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new BadRecordException("not a JSON object");
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        int needed = neededFields.indexOf(parser.currentName());
+        parser.nextToken();
+        if (needed < 0) {
+          parser.skipChildren();
+        } else {
+          values[needed] = valueAt(parser);
+        }
+      }
     } catch (JsonProcessingException e) {
       throw new BadRecordException("not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading a record from memory", e);
     }
-    if (root == null || !root.isObject()) {
-      throw new BadRecordException("not a JSON object");
-    }
-    long value = valueField == null ? 0 : wholeNumber(root, valueField);
-    return new Event(
-        key(root), EventTimes.check(timeField, wholeNumber(root, timeField)), value, raw);
+    return values;
   }
 
-  private String key(JsonNode root) throws BadRecordException {
+  /**
+   * The value at the parser's current token, as reading the record as a tree would give it. A
+   * scalar is made here directly: asking the mapper for a tree looks up its deserializer each time,
+   * which costs more than the rest of the record.
+   */
+  private static JsonNode valueAt(JsonParser parser) throws IOException {
+    JsonNodeFactory nodes = JSON.getNodeFactory();
+    switch (parser.currentToken()) {
+      case VALUE_STRING:
+        return nodes.textNode(parser.getText());
+      case VALUE_NUMBER_INT:
+        return switch (parser.getNumberType()) {
+          case INT -> nodes.numberNode(parser.getIntValue());
+          case LONG -> nodes.numberNode(parser.getLongValue());
+          default -> nodes.numberNode(parser.getBigIntegerValue());
+        };
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return nodes.booleanNode(parser.getBooleanValue());
+      case VALUE_NULL:
+        return nodes.nullNode();
+      default:
+        return parser.readValueAsTree();
+    }
+  }
+
+  private String key(JsonNode[] values) throws BadRecordException {
     if (keyFields.size() == 1) {
-      return text(root, keyFields.get(0));
+      return text(values, keyFields.get(0));
     }
-    ArrayNode key = JSON.createArrayNode();
+    // The compact JSON array Jackson would write, without building a node and a serializer.
+    StringBuilder key = new StringBuilder("[");
     for (String field : keyFields) {
-      key.add(text(root, field));
+      if (key.length() > 1) {
+        key.append(',');
+      }
+      key.append('"');
+      String text = text(values, field);
+      if (needsEscaping(text)) {
+        JsonStringEncoder.getInstance().quoteAsString(text, key);
+      } else {
+        key.append(text);
+      }
+      key.append('"');
     }
-    return key.toString();
+    return key.append(']').toString();
   }
 
-  private static String text(JsonNode root, String field) throws BadRecordException {
-    JsonNode node = root.get(field);
+  /** Whether JSON escapes any character of {@code text}: a quote, a backslash, a control one. */
+  private static boolean needsEscaping(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\') {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private JsonNode field(JsonNode[] values, String field) {
+    return values[neededFields.indexOf(field)];
+  }
+
+  private String text(JsonNode[] values, String field) throws BadRecordException {
+    JsonNode node = field(values, field);
     if (node == null || node.isNull()) {
       throw new BadRecordException("missing field '" + field + "'");
     }
@@ -102,8 +199,8 @@ public final class JsonEventFormat implements EventFormat {
     return node.asText();
   }
 
-  private static long wholeNumber(JsonNode root, String field) throws BadRecordException {
-    JsonNode node = root.get(field);
+  private long wholeNumber(JsonNode[] values, String field) throws BadRecordException {
+    JsonNode node = field(values, field);
     if (node == null || node.isNull()) {
       throw new BadRecordException("missing field '" + field + "'");
     }

@@ -4,6 +4,8 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.tidemark.transforms.model.Event;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,17 @@ class EventFormatTest {
     Event event = JsonEventFormat.withKey("i", "op").withTime("t").parse(record);
     assertThat(event.key(), equalTo("[\"hitch_passenger_order_2020_01_22_23_50_40\",\"es_sink\"]"));
     assertThat(event.eventTime(), equalTo(new Instant(1580896327330L)));
+  }
+
+  @Test
+  void aCompositeKeyIsTheJsonArrayJacksonWrites() throws Exception {
+    // Quotes, backslashes, control characters, non-ASCII text and numbers, as Jackson escapes them.
+    String record = "{\"t\":1,\"a\":\"q\\\"b\\\\s\\u0001\",\"b\":\"été\",\"c\":2.50}";
+    ArrayNode expected =
+        new ObjectMapper().createArrayNode().add("q\"b\\s\u0001").add("été").add("2.5");
+    assertThat(
+        JsonEventFormat.withKey("a", "b", "c").withTime("t").parse(record).key(),
+        equalTo(expected.toString()));
   }
 
   @Test
