@@ -10,12 +10,14 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.UnboundedSource;
@@ -29,14 +31,19 @@ import org.joda.time.Instant;
  * watermark as a live source, one reader, in order, and ends when the lines do (the watermark goes
  * to the end of time, every window fires, the job finishes).
  *
- * <p>Each line is emitted as an {@link ArrivedLine}: its text, its line number, and the watermark
- * the replay had just before reading it ({@code maxEventTime - maxOutOfOrderness - 1 ms} over the
- * lines before it, never later than the wall clock minus the bound). The replay's windowing ({@code
+ * <p>Each line is read as an {@link ArrivedLine}: its text, its line number, and the watermark the
+ * replay had just before reading it ({@code maxEventTime - maxOutOfOrderness - 1 ms} over the lines
+ * before it, never later than the wall clock minus the bound). The replay's windowing ({@code
  * dev.tidemark.transforms.replay}) decides lateness and panes with it, so a line that is late in
  * the recording is late in the result on every runner and at any parallelism, however the runner
  * interleaves records and watermarks; that is what makes a replay's results, and predictions about
  * them, checkable. A line without an event time, or with one too far ahead of the wall clock
  * ({@link ClockSkewGuard}), is emitted at its arrival watermark and does not move the watermark.
+ *
+ * <p>Lines are emitted one per element, at their event time (at the arrival watermark when they
+ * have none), or, for the replay's windowing, in batches of up to {@code maxLines} consecutive
+ * lines stamped at the arrival watermark of their first line ({@link
+ * #inBatchesAtArrivalWatermark}), so the runner's cost per element is paid once per batch.
  *
  * <p>The reported watermark is always the arrival watermark of the next line: it passes a value
  * only after every line that met a lower one has been emitted. Downstream steps rely on this.
@@ -45,7 +52,7 @@ import org.joda.time.Instant;
  * the runner reads. A checkpoint records how many lines were read and the newest event time, so a
  * restored reader continues where it stopped.
  */
-public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySource.Position> {
+public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, ReplaySource.Position> {
 
   private static final long serialVersionUID = 1L;
 
@@ -54,7 +61,9 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
   private final Duration maxOutOfOrderness;
   private final ClockSkewGuard clockSkewGuard;
   private final double linesPerSecond;
-  private final boolean atArrivalWatermark;
+
+  /** At most this many lines per element; above 1 only at the arrival watermark. */
+  private final int maxLinesPerElement;
 
   private ReplaySource(
       RecordedLines lines,
@@ -62,13 +71,13 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
       Duration maxOutOfOrderness,
       ClockSkewGuard clockSkewGuard,
       double linesPerSecond,
-      boolean atArrivalWatermark) {
+      int maxLinesPerElement) {
     this.lines = lines;
     this.format = format;
     this.maxOutOfOrderness = maxOutOfOrderness;
     this.clockSkewGuard = clockSkewGuard;
     this.linesPerSecond = linesPerSecond;
-    this.atArrivalWatermark = atArrivalWatermark;
+    this.maxLinesPerElement = maxLinesPerElement;
   }
 
   /**
@@ -83,7 +92,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
           "maxOutOfOrderness: " + maxOutOfOrderness + " is not allowed; use zero or more, e.g. 2s");
     }
     return new ReplaySource(
-        lines, format, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, false);
+        lines, format, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, 1);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second; 0 means as fast as possible. */
@@ -93,16 +102,24 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
           "rate: " + linesPerSecond + " is not allowed; use 0 (no limit) or more lines a second");
     }
     return new ReplaySource(
-        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, atArrivalWatermark);
+        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, maxLinesPerElement);
   }
 
   /**
-   * Stamps every line with its arrival watermark instead of its event time, so no line is ever
-   * behind the watermark and every runner holds its downstream watermarks for it while it is in
-   * flight. For the replay's windowing, which reads the event time from the parsed record.
+   * Emits up to {@code maxLines} consecutive lines per element, stamped with the arrival watermark
+   * of the first (the lowest of the batch) instead of an event time. No line is then ever behind
+   * the watermark, so every runner holds its downstream watermarks for it while it is in flight;
+   * and the runner's cost per element is paid once per batch. For the replay's windowing, which
+   * reads each line's event time and arrival watermark from the line itself. A paced replay ({@link
+   * #withRate}) emits what is due, so a batch never waits for lines.
    */
-  public ReplaySource stampedAtArrivalWatermark() {
-    return new ReplaySource(lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, true);
+  public ReplaySource inBatchesAtArrivalWatermark(int maxLines) {
+    if (maxLines < 1) {
+      throw new IllegalArgumentException(
+          "maxLines: " + maxLines + " is not allowed; use 1 or more");
+    }
+    return new ReplaySource(
+        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, maxLines);
   }
 
   /**
@@ -116,7 +133,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
         maxOutOfOrderness,
         ClockSkewGuard.allowingFutureSkew(maxFutureSkew),
         linesPerSecond,
-        atArrivalWatermark);
+        maxLinesPerElement);
   }
 
   @Override
@@ -126,7 +143,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
   }
 
   @Override
-  public UnboundedReader<ArrivedLine> createReader(
+  public UnboundedReader<List<ArrivedLine>> createReader(
       PipelineOptions options, @Nullable Position checkpoint) throws IOException {
     return new Reader(this, checkpoint == null ? new Position(0, null) : checkpoint);
   }
@@ -137,8 +154,8 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
   }
 
   @Override
-  public Coder<ArrivedLine> getOutputCoder() {
-    return ArrivedLine.Coder.of();
+  public Coder<List<ArrivedLine>> getOutputCoder() {
+    return ListCoder.of(ArrivedLine.Coder.of());
   }
 
   /** How far a replay has read: lines read, and the newest event time among them. */
@@ -172,7 +189,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
     }
   }
 
-  private static final class Reader extends UnboundedReader<ArrivedLine> {
+  private static final class Reader extends UnboundedReader<List<ArrivedLine>> {
     private final ReplaySource source;
     private @Nullable Iterator<String> iterator;
     private long linesRead;
@@ -180,7 +197,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
     private boolean exhausted;
     private long startNanos;
     private long emittedSinceStart;
-    private @Nullable ArrivedLine current;
+    private @Nullable List<ArrivedLine> current;
     private Instant currentTimestamp = Watermarks.MIN;
 
     Reader(ReplaySource source, Position position) {
@@ -202,32 +219,44 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
 
     @Override
     public boolean advance() {
+      List<ArrivedLine> batch = new ArrayList<>(Math.min(source.maxLinesPerElement, 1024));
+      while (batch.size() < source.maxLinesPerElement && isNextLineDue()) {
+        String line = iterator.next();
+        linesRead++;
+        emittedSinceStart++;
+        Instant now = Instant.now();
+        Instant arrivalWatermark = watermarkBeforeNextLine(now);
+        // Parsed once, here: the event time moves the watermark, and the next step reuses the rest.
+        @Nullable Event parsed = parseOrNull(line);
+        @Nullable Instant timestamp =
+            source.clockSkewGuard.admit(parsed == null ? null : parsed.eventTime(), now);
+        if (batch.isEmpty()) {
+          currentTimestamp =
+              timestamp == null || source.maxLinesPerElement > 1 ? arrivalWatermark : timestamp;
+        }
+        if (timestamp != null) {
+          maxEventTime =
+              maxEventTime == null ? timestamp : Watermarks.latest(maxEventTime, timestamp);
+        }
+        batch.add(new ArrivedLine(line, arrivalWatermark, linesRead, null, parsed));
+      }
+      if (batch.isEmpty()) {
+        exhausted = iterator == null || !iterator.hasNext();
+        return false;
+      }
+      current = batch;
+      return true;
+    }
+
+    /** Whether there is a next line and, for a paced replay, it is due. */
+    private boolean isNextLineDue() {
       if (iterator == null || !iterator.hasNext()) {
-        exhausted = true;
         return false;
       }
       if (source.linesPerSecond > 0) {
         long due = (long) (emittedSinceStart * 1_000_000_000L / source.linesPerSecond);
-        if (System.nanoTime() - startNanos < due) {
-          return false;
-        }
+        return System.nanoTime() - startNanos >= due;
       }
-      String line = iterator.next();
-      linesRead++;
-      emittedSinceStart++;
-      Instant now = Instant.now();
-      Instant arrivalWatermark = watermarkBeforeNextLine(now);
-      // Parsed once, here: the event time moves the watermark, and the parse step reuses the rest.
-      @Nullable Event parsed = parseOrNull(line);
-      @Nullable Instant timestamp =
-          source.clockSkewGuard.admit(parsed == null ? null : parsed.eventTime(), now);
-      currentTimestamp =
-          timestamp == null || source.atArrivalWatermark ? arrivalWatermark : timestamp;
-      if (timestamp != null) {
-        maxEventTime =
-            maxEventTime == null ? timestamp : Watermarks.latest(maxEventTime, timestamp);
-      }
-      current = new ArrivedLine(line, arrivalWatermark, linesRead, null, parsed);
       return true;
     }
 
@@ -246,7 +275,7 @@ public final class ReplaySource extends UnboundedSource<ArrivedLine, ReplaySourc
     }
 
     @Override
-    public ArrivedLine getCurrent() {
+    public List<ArrivedLine> getCurrent() {
       if (current == null) {
         throw new NoSuchElementException();
       }

@@ -19,15 +19,15 @@ import org.joda.time.Duration;
  * Parses text records into {@link Event}s with an {@link EventFormat}, and routes every record it
  * cannot use to {@link #DEAD_LETTER} with the reason; the pipeline keeps running.
  *
- * <p>A live source's events are emitted at their event time; replayed ones keep the timestamp their
- * source gave them. Dead letters are: records the format cannot parse; records whose event time is
- * more than {@code maxFutureSkew} ahead of the wall clock ({@link ClockSkewGuard}: the reason says
- * how far; the source did not let them move the watermark either); and records whose event time is
- * earlier than the timestamp their source gave them, which Beam cannot move back in time (the
- * reason says to give the source the same event-time field).
+ * <p>Events are emitted at their event time. Dead letters are: records the format cannot parse;
+ * records whose event time is more than {@code maxFutureSkew} ahead of the wall clock ({@link
+ * ClockSkewGuard}: the reason says how far; the source did not let them move the watermark either);
+ * and records whose event time is earlier than the timestamp their source gave them, which Beam
+ * cannot move back in time (the reason says to give the source the same event-time field).
  *
- * <p>{@link #with} takes the lines of a live source; {@link #replayed} takes the {@link
- * ArrivedLine}s of a {@code ReplaySource}, whose watermark and position the events keep. The Beam
+ * <p>{@link #with} takes the lines of a live source; {@link #withPositions} takes {@link
+ * ArrivedLine}s that say where each came from. (A recording is parsed by the replay's windowing,
+ * {@code dev.tidemark.transforms.replay}, with the same {@link ArrivedLineParser}.) The Beam
  * counter {@code tidemark:recordsIn} counts every record, {@code tidemark:deadLetters} the dead
  * letters.
  */
@@ -42,22 +42,19 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   private final EventFormat format;
   private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;
   private final ClockSkewGuard clockSkewGuard;
-  private final boolean atEventTime;
 
   private ParseEvents(
       EventFormat format,
       SerializableFunction<InputT, ArrivedLine> toArrivedLine,
-      ClockSkewGuard clockSkewGuard,
-      boolean atEventTime) {
+      ClockSkewGuard clockSkewGuard) {
     this.format = format;
     this.toArrivedLine = toArrivedLine;
     this.clockSkewGuard = clockSkewGuard;
-    this.atEventTime = atEventTime;
   }
 
   /** Parses the lines of a live source; each event is emitted at its event time. */
   public static ParseEvents<String> with(EventFormat format) {
-    return new ParseEvents<>(format, ArrivedLine::live, ClockSkewGuard.withDefaultSkew(), true);
+    return new ParseEvents<>(format, ArrivedLine::live, ClockSkewGuard.withDefaultSkew());
   }
 
   /**
@@ -65,15 +62,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    * records keep the {@link ArrivedLine#source()}. Each event is emitted at its event time.
    */
   public static ParseEvents<ArrivedLine> withPositions(EventFormat format) {
-    return new ParseEvents<>(format, line -> line, ClockSkewGuard.withDefaultSkew(), true);
-  }
-
-  /**
-   * Parses replayed lines, each with the watermark its source had when it read it; each event keeps
-   * the timestamp the source gave it (see {@code ReplaySource#stampedAtArrivalWatermark}).
-   */
-  public static ParseEvents<ArrivedLine> replayed(EventFormat format) {
-    return new ParseEvents<>(format, line -> line, ClockSkewGuard.withDefaultSkew(), false);
+    return new ParseEvents<>(format, line -> line, ClockSkewGuard.withDefaultSkew());
   }
 
   /**
@@ -82,7 +71,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    */
   public ParseEvents<InputT> withMaxFutureSkew(Duration maxFutureSkew) {
     return new ParseEvents<>(
-        format, toArrivedLine, ClockSkewGuard.allowingFutureSkew(maxFutureSkew), atEventTime);
+        format, toArrivedLine, ClockSkewGuard.allowingFutureSkew(maxFutureSkew));
   }
 
   @Override
@@ -94,7 +83,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
                 MapElements.into(TypeDescriptor.of(ArrivedLine.class)).via(toArrivedLine))
             .apply(
                 "ParseEvent",
-                ParDo.of(new ParseEventFn(format, clockSkewGuard, atEventTime))
+                ParDo.of(new ParseEventFn(ArrivedLineParser.of(format, clockSkewGuard)))
                     .withOutputTags(EVENTS, TupleTagList.of(DEAD_LETTER)));
     return parsed;
   }

@@ -1,10 +1,10 @@
 package dev.tidemark.transforms.replay;
 
-import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.List;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.Values;
@@ -13,7 +13,6 @@ import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptor;
-import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * A recording counted per key and window with the replay's rules ({@link ReplayPanesFn}): the
@@ -32,21 +31,10 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
-    PCollectionTuple parsed = begin.apply("ReadAndParse", replay.readForReplayRules());
     ReplayPanes<KV<Long, Long>, KV<Long, Long>> decide =
-        new ReplayPanes<>(windowing, new CountAndSumFn(), CountAndSumFn.CODER);
-    PCollectionTuple decided =
-        parsed
-            .get(ParseEvents.EVENTS)
-            .apply(
-                "KeyByKey",
-                MapElements.into(
-                        TypeDescriptors.kvs(
-                            TypeDescriptors.strings(),
-                            TypeDescriptors.kvs(
-                                TypeDescriptors.integers(), TypeDescriptor.of(Event.class))))
-                    .via(event -> KV.of(event.key(), KV.of(0, event))))
-            .apply("CountPanes", decide);
+        new ReplayPanes<>(
+            List.of(KV.of("", replay)), windowing, new CountAndSumFn(), CountAndSumFn.CODER);
+    PCollectionTuple decided = begin.apply("CountPanes", decide);
     PCollection<WindowResult> results =
         decided
             .get(decide.panes)
@@ -62,6 +50,6 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
                                 pane.getValue().getValue().getValue())));
     return PCollectionTuple.of(CountPerWindow.RESULTS, results)
         .and(CountPerWindow.LATE, decided.get(decide.late).apply("LateRecords", Values.create()))
-        .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
+        .and(ParseEvents.DEAD_LETTER, decided.get(decide.deadLetters));
   }
 }

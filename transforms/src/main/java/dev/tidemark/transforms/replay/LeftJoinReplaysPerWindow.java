@@ -14,18 +14,13 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Filter;
-import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TypeDescriptor;
-import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * Two recordings left-joined per key and window with the replay's rules ({@link ReplayPanesFn}):
@@ -54,40 +49,20 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
-    PCollectionTuple parsedLeft = begin.apply("ReadAndParseLeft", left.readForReplayRules());
-    PCollectionTuple parsedRight = begin.apply("ReadAndParseRight", right.readForReplayRules());
     ReplayPanes<List<KV<Integer, Event>>, List<KV<Integer, Event>>> decide =
-        new ReplayPanes<>(windowing, new CollectRecordsFn(), CollectRecordsFn.CODER);
-    PCollectionTuple decided =
-        PCollectionList.of(keyed("Left", LEFT, parsedLeft))
-            .and(keyed("Right", RIGHT, parsedRight))
-            .apply("BothSides", Flatten.pCollections())
-            .apply("JoinPanes", decide);
+        new ReplayPanes<>(
+            List.of(KV.of("Left", left), KV.of("Right", right)),
+            windowing,
+            new CollectRecordsFn(),
+            CollectRecordsFn.CODER);
+    PCollectionTuple decided = begin.apply("JoinPanes", decide);
     PCollection<JoinedRecord> joined =
         decided.get(decide.panes).apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)));
     PCollection<KV<Integer, LateRecord>> late = decided.get(decide.late);
     return PCollectionTuple.of(LeftJoinPerWindow.JOINED, joined)
         .and(LeftJoinPerWindow.LATE_LEFT, lateOf("Left", LEFT, late))
         .and(LeftJoinPerWindow.LATE_RIGHT, lateOf("Right", RIGHT, late))
-        .and(
-            ParseEvents.DEAD_LETTER,
-            PCollectionList.of(parsedLeft.get(ParseEvents.DEAD_LETTER))
-                .and(parsedRight.get(ParseEvents.DEAD_LETTER))
-                .apply("AllDeadLetters", Flatten.pCollections()));
-  }
-
-  private static PCollection<KV<String, KV<Integer, Event>>> keyed(
-      String side, int input, PCollectionTuple parsed) {
-    return parsed
-        .get(ParseEvents.EVENTS)
-        .apply(
-            "Key" + side,
-            MapElements.into(
-                    TypeDescriptors.kvs(
-                        TypeDescriptors.strings(),
-                        TypeDescriptors.kvs(
-                            TypeDescriptors.integers(), TypeDescriptor.of(Event.class))))
-                .via(event -> KV.of(event.key(), KV.of(input, event))));
+        .and(ParseEvents.DEAD_LETTER, decided.get(decide.deadLetters));
   }
 
   private static PCollection<LateRecord> lateOf(

@@ -4,15 +4,19 @@ import dev.tidemark.transforms.io.RecordedLines;
 import dev.tidemark.transforms.io.ReplaySource;
 import dev.tidemark.transforms.join.MergeRecords;
 import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
+import java.util.List;
 import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
@@ -109,6 +113,7 @@ public final class Replay implements Serializable {
       public PCollectionTuple expand(PBegin begin) {
         return begin
             .apply("Read", Read.from(source()))
+            .apply("Lines", Flatten.iterables())
             .apply("Text", MapElements.into(TypeDescriptors.strings()).via(ArrivedLine::text))
             .apply("Parse", ParseEvents.with(format).withMaxFutureSkew(maxFutureSkew));
       }
@@ -116,19 +121,17 @@ public final class Replay implements Serializable {
   }
 
   /**
-   * Reads and parses the recording for the replay's windowing: every event keeps its arrival
-   * watermark and position, and travels at its arrival watermark ({@link
-   * ReplaySource#stampedAtArrivalWatermark}).
+   * Reads the recording for the replay's windowing: in batches of up to {@code maxLines} lines,
+   * each line with its arrival watermark and position, each batch at its lowest arrival watermark
+   * ({@link ReplaySource#inBatchesAtArrivalWatermark}).
    */
-  PTransform<PBegin, PCollectionTuple> readForReplayRules() {
-    return new PTransform<PBegin, PCollectionTuple>() {
-      @Override
-      public PCollectionTuple expand(PBegin begin) {
-        return begin
-            .apply("Read", Read.from(source().stampedAtArrivalWatermark()))
-            .apply("Parse", ParseEvents.replayed(format).withMaxFutureSkew(maxFutureSkew));
-      }
-    };
+  PTransform<PBegin, PCollection<List<ArrivedLine>>> readInBatches(int maxLines) {
+    return Read.from(source().inBatchesAtArrivalWatermark(maxLines));
+  }
+
+  /** How the replay's windowing parses the recording's lines. */
+  ArrivedLineParser parser() {
+    return ArrivedLineParser.of(format, ClockSkewGuard.allowingFutureSkew(maxFutureSkew));
   }
 
   private ReplaySource source() {

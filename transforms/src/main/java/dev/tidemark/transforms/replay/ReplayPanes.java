@@ -1,32 +1,43 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.List;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * The middle that every replay composite shares: keyed replayed events in, each (key, window)'s
- * panes and the records whose window had expired out, decided by {@link ReplayPanesFn}.
+ * The body every replay composite shares: one or more recordings in; each (key, window)'s panes,
+ * the records whose window had expired, and the dead letters out. Each recording is read in
+ * batches, and each batch gathered into partial aggregates per (key, window) on the reader's thread
+ * ({@link GatherWindowRecordsFn}); one stateful step per key decides the panes ({@link
+ * ReplayPanesFn}).
  *
  * @param <AccumT> what {@code aggregate} keeps per window
  * @param <OutputT> what a pane carries
  */
-final class ReplayPanes<AccumT, OutputT>
-    extends PTransform<PCollection<KV<String, KV<Integer, Event>>>, PCollectionTuple> {
+final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionTuple> {
+
+  /** Lines per element from a replay's source: enough that the runner's cost per element fades. */
+  static final int LINES_PER_BATCH = 512;
 
   /** Each pane: the key, and the pane with what it carries. */
   final TupleTag<KV<String, KV<WindowPane, OutputT>>> panes = new TupleTag<>();
@@ -34,43 +45,78 @@ final class ReplayPanes<AccumT, OutputT>
   /** Records whose window had expired when they arrived, with the number of their input. */
   final TupleTag<KV<Integer, LateRecord>> late = new TupleTag<>();
 
+  /** Lines that could not be used, with the reason. */
+  final TupleTag<DeadLetter> deadLetters = ParseEvents.DEAD_LETTER;
+
+  private final List<KV<String, Replay>> inputs;
   private final EventTimeWindowing windowing;
   private final CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate;
   private final Coder<OutputT> outputCoder;
 
+  /**
+   * @param inputs the recordings, each with the name of its steps; a record's input number is its
+   *     recording's place in this list
+   */
   ReplayPanes(
+      List<KV<String, Replay>> inputs,
       EventTimeWindowing windowing,
       CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
       Coder<OutputT> outputCoder) {
+    this.inputs = inputs;
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.outputCoder = outputCoder;
   }
 
-  /** The coder of keyed replayed events, the input of this transform. */
-  static KvCoder<String, KV<Integer, Event>> inputCoder() {
-    return KvCoder.of(StringUtf8Coder.of(), KvCoder.of(VarIntCoder.of(), Event.Coder.of()));
-  }
-
   @Override
-  public PCollectionTuple expand(PCollection<KV<String, KV<Integer, Event>>> keyed) {
+  public PCollectionTuple expand(PBegin begin) {
     Coder<AccumT> accumulatorCoder;
     try {
       accumulatorCoder =
           aggregate.getAccumulatorCoder(
-              keyed.getPipeline().getCoderRegistry(), inputCoder().getValueCoder());
+              begin.getPipeline().getCoderRegistry(),
+              KvCoder.of(VarIntCoder.of(), Event.Coder.of()));
     } catch (CannotProvideCoderException e) {
       throw new IllegalArgumentException("no coder for the accumulator of " + aggregate, e);
     }
-    PCollectionTuple decided =
-        keyed.apply(
-            "DecidePanes",
-            ParDo.of(new ReplayPanesFn<>(windowing, aggregate, accumulatorCoder, panes, late))
-                .withOutputTags(panes, TupleTagList.of(late)));
-    decided
-        .get(panes)
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
-    decided.get(late).setCoder(KvCoder.of(VarIntCoder.of(), LateRecord.Coder.of()));
-    return decided;
+    TupleTag<KV<String, WindowRecords<AccumT>>> gathered = new TupleTag<>();
+    PCollectionList<KV<String, WindowRecords<AccumT>>> allGathered =
+        PCollectionList.empty(begin.getPipeline());
+    PCollectionList<KV<Integer, LateRecord>> allLate = PCollectionList.empty(begin.getPipeline());
+    PCollectionList<DeadLetter> allDead = PCollectionList.empty(begin.getPipeline());
+    for (int input = 0; input < inputs.size(); input++) {
+      String name = inputs.get(input).getKey();
+      Replay replay = inputs.get(input).getValue();
+      PCollectionTuple split =
+          begin
+              .apply("Read" + name, replay.readInBatches(LINES_PER_BATCH))
+              .apply(
+                  "Gather" + name,
+                  ParDo.of(
+                          new GatherWindowRecordsFn<>(
+                              replay.parser(), input, windowing, aggregate, gathered, late))
+                      .withOutputTags(gathered, TupleTagList.of(late).and(deadLetters)));
+      split
+          .get(gathered)
+          .setCoder(
+              KvCoder.of(
+                  StringUtf8Coder.of(), new WindowRecords.WindowRecordsCoder<>(accumulatorCoder)));
+      split.get(late).setCoder(KvCoder.of(VarIntCoder.of(), LateRecord.Coder.of()));
+      split.get(deadLetters).setCoder(DeadLetter.Coder.of());
+      allGathered = allGathered.and(split.get(gathered));
+      allLate = allLate.and(split.get(late));
+      allDead = allDead.and(split.get(deadLetters));
+    }
+    PCollection<KV<String, KV<WindowPane, OutputT>>> decided =
+        allGathered
+            .apply("AllInputs", Flatten.pCollections())
+            .apply(
+                "DecidePanes",
+                ParDo.of(new ReplayPanesFn<>(windowing, aggregate, accumulatorCoder)));
+    decided.setCoder(
+        KvCoder.of(StringUtf8Coder.of(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
+    return PCollectionTuple.of(panes, decided)
+        .and(late, allLate.apply("AllLate", Flatten.pCollections()))
+        .and(deadLetters, allDead.apply("AllDeadLetters", Flatten.pCollections()));
   }
 }

@@ -1,8 +1,6 @@
 package dev.tidemark.transforms.replay;
 
-import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -11,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
-import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -26,7 +23,6 @@ import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.TupleTag;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -34,8 +30,9 @@ import org.joda.time.Instant;
 /**
  * Decides, for replayed records, every pane of every (key, window) from the watermark each record
  * met at its source, so a replay emits what a live run with the same arrival order would, on every
- * runner and at any parallelism. Input: {@code KV(key, KV(input, event))}, where {@code input}
- * numbers the recordings of a join (0 for a single one).
+ * runner and at any parallelism. Input: {@code KV(key, records)}, the {@link WindowRecords} that
+ * one batch of a recording adds to one of the key's windows ({@link GatherWindowRecordsFn}, which
+ * also sends records whose window had expired to the late output, by the same rules).
  *
  * <h3>The rules (W = the record's arrival watermark, [start, end) its window)</h3>
  *
@@ -80,7 +77,7 @@ import org.joda.time.Instant;
  * not the length of the recording. Once a key has no open window, it has no state and no timer.
  */
 final class ReplayPanesFn<AccumT, OutputT>
-    extends DoFn<KV<String, KV<Integer, Event>>, KV<String, KV<WindowPane, OutputT>>> {
+    extends DoFn<KV<String, WindowRecords<AccumT>>, KV<String, KV<WindowPane, OutputT>>> {
 
   private static final Duration ONE_MILLI = Duration.millis(1);
   private static final String OPEN_WINDOWS = "openWindows";
@@ -105,78 +102,47 @@ final class ReplayPanesFn<AccumT, OutputT>
   @TimerId(FLUSH_TIMER)
   private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
 
-  private final Counter lateRecords = TidemarkMetrics.lateRecords();
   private final EventTimeWindowing windowing;
   private final CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate;
-  private final TupleTag<KV<String, KV<WindowPane, OutputT>>> panesTag;
-  private final TupleTag<KV<Integer, LateRecord>> lateTag;
 
   ReplayPanesFn(
       EventTimeWindowing windowing,
       CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
-      Coder<AccumT> accumulatorCoder,
-      TupleTag<KV<String, KV<WindowPane, OutputT>>> panesTag,
-      TupleTag<KV<Integer, LateRecord>> lateTag) {
+      Coder<AccumT> accumulatorCoder) {
     this.windowing = windowing;
     this.aggregate = aggregate;
-    this.panesTag = panesTag;
-    this.lateTag = lateTag;
     this.openWindowsSpec =
         StateSpecs.map(InstantCoder.of(), new OpenWindow.OpenWindowCoder<>(accumulatorCoder));
   }
 
   @ProcessElement
   public void processElement(
-      @Element KV<String, KV<Integer, Event>> element,
+      @Element KV<String, WindowRecords<AccumT>> element,
       @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
       @StateId(NEXT_DEADLINE) ValueState<Instant> nextDeadline,
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
-      @TimerId(FLUSH_TIMER) Timer flushTimer,
-      MultiOutputReceiver out) {
-    KV<Integer, Event> record = element.getValue();
-    Event event = record.getValue();
-    IntervalWindow window = windowing.windowOf(event.eventTime());
-    Instant arrival = event.arrivalWatermark();
-    if (windowing.isExpired(window, arrival)) {
-      lateRecords.inc();
-      out.get(lateTag)
-          .output(
-              KV.of(
-                  record.getKey(),
-                  new LateRecord(
-                      event.key(),
-                      event.eventTime(),
-                      window.start(),
-                      window.end(),
-                      arrival,
-                      event.raw(),
-                      event.source())));
-      return;
-    }
-    @Nullable OpenWindow<AccumT> open = openWindows.get(window.start()).read();
+      @TimerId(FLUSH_TIMER) Timer flushTimer) {
+    WindowRecords<AccumT> records = element.getValue();
+    @Nullable OpenWindow<AccumT> open = openWindows.get(records.windowStart).read();
     if (open == null) {
-      open = new OpenWindow<>(aggregate.createAccumulator());
-      Instant due = closesAt(window);
+      open =
+          new OpenWindow<>(new WindowRecords<>(records.windowStart, aggregate.createAccumulator()));
+      Instant due = closesAt(new IntervalWindow(records.windowStart, windowing.size()));
       @Nullable Instant next = nextDeadline.read();
       if (next == null || due.isBefore(next)) {
         deadlineTimer.set(due);
         nextDeadline.write(due);
       }
     }
-    if (arrival.isBefore(window.end())) {
-      open.onTime = aggregate.addInput(open.onTime, record);
-      open.onTimeRecords++;
-      if (!open.closed && open.flushDueMillis == OpenWindow.NO_FLUSH) {
-        // A window with data reports within idleFlush of its first unreported record, even if
-        // the replay stalls.
-        open.flushDueMillis = Instant.now().plus(windowing.idleFlush()).getMillis();
-        armFlush(new Instant(open.flushDueMillis), flushDue, flushTimer);
-      }
-    } else {
-      open.lateWithinLateness.add(record);
+    open.records.addAll(records, aggregate);
+    if (records.onTimeRecords > 0 && !open.closed && open.flushDueMillis == OpenWindow.NO_FLUSH) {
+      // A window with data reports within idleFlush of its first unreported record, even if the
+      // replay stalls.
+      open.flushDueMillis = Instant.now().plus(windowing.idleFlush()).getMillis();
+      armFlush(new Instant(open.flushDueMillis), flushDue, flushTimer);
     }
-    openWindows.put(window.start(), open);
+    openWindows.put(records.windowStart, open);
   }
 
   @OnTimer(DEADLINE_TIMER)
@@ -187,7 +153,7 @@ final class ReplayPanesFn<AccumT, OutputT>
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
-      MultiOutputReceiver out) {
+      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
     @Nullable Instant firedAt = nextDeadline.read();
     if (firedAt == null) {
       return;
@@ -226,7 +192,7 @@ final class ReplayPanesFn<AccumT, OutputT>
       @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
-      MultiOutputReceiver out) {
+      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
     @Nullable Instant due = flushDue.read();
     flushDue.clear();
     Instant now = Instant.now();
@@ -242,7 +208,7 @@ final class ReplayPanesFn<AccumT, OutputT>
       }
       if (open.flushDueMillis <= now.getMillis()) {
         IntervalWindow window = new IntervalWindow(entry.getKey(), windowing.size());
-        emit(key, window, Timing.EARLY, open.panesEmitted++, false, open.onTime, out);
+        emit(key, window, Timing.EARLY, open.panesEmitted++, false, open.records.onTime, out);
         open.flushDueMillis = OpenWindow.NO_FLUSH;
         openWindows.put(entry.getKey(), open);
       } else {
@@ -262,12 +228,15 @@ final class ReplayPanesFn<AccumT, OutputT>
 
   /** The ON_TIME pane if any record was on time, then one LATE pane per late record; last final. */
   private void emitPanes(
-      String key, IntervalWindow window, OpenWindow<AccumT> open, MultiOutputReceiver out) {
-    List<KV<Integer, Event>> late = new ArrayList<>(open.lateWithinLateness);
+      String key,
+      IntervalWindow window,
+      OpenWindow<AccumT> open,
+      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
+    List<KV<Integer, Event>> late = new ArrayList<>(open.records.lateWithinLateness);
     late.sort(OpenWindow.ARRIVAL_ORDER);
-    AccumT accumulated = open.onTime;
+    AccumT accumulated = open.records.onTime;
     long index = open.panesEmitted;
-    if (open.onTimeRecords > 0) {
+    if (open.records.onTimeRecords > 0) {
       emit(key, window, Timing.ON_TIME, index++, late.isEmpty(), accumulated, out);
     }
     for (int i = 0; i < late.size(); i++) {
@@ -283,9 +252,9 @@ final class ReplayPanesFn<AccumT, OutputT>
       long index,
       boolean isFinal,
       AccumT accumulated,
-      MultiOutputReceiver out) {
+      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
     WindowPane pane = new WindowPane(window.start(), window.end(), timing, index, isFinal);
-    out.get(panesTag).output(KV.of(key, KV.of(pane, aggregate.extractOutput(accumulated))));
+    out.output(KV.of(key, KV.of(pane, aggregate.extractOutput(accumulated))));
   }
 
   /** When every on-time record of {@code window} is here (the input watermark reached its end). */

@@ -26,7 +26,6 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.joda.time.Duration;
@@ -106,20 +105,18 @@ class ReplaySourceTest {
     // source is: which records are late then depends on timing, but none may be lost.
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
     PCollectionTuple parsed =
-        pipeline
-            .apply(
-                "Replay",
-                Read.from(
-                    ReplaySource.of(
-                        GeneratedLines.records(3000)
-                            .withKeys(4)
-                            .withOutOfOrderness(Duration.standardSeconds(3))
-                            .withLateFraction(0.02)
-                            .withBadFraction(0.01)
-                            .withSeed(8),
-                        FORMAT,
-                        OUT_OF_ORDERNESS)))
-            .apply("Parse", ParseEvents.replayed(FORMAT));
+        pipeline.apply(
+            "Replay",
+            Replay.of(
+                    GeneratedLines.records(3000)
+                        .withKeys(4)
+                        .withOutOfOrderness(Duration.standardSeconds(3))
+                        .withLateFraction(0.02)
+                        .withBadFraction(0.01)
+                        .withSeed(8),
+                    FORMAT)
+                .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
+                .readAndParse());
     PCollectionTuple counted =
         parsed.get(ParseEvents.EVENTS).apply("Count", CountPerWindow.of(WINDOWING));
     CountedOutputs outputs = CountedOutputs.of(parsed, counted);

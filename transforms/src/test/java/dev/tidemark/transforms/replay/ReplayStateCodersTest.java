@@ -26,12 +26,13 @@ class ReplayStateCodersTest {
 
   @Test
   void openWindowRoundTrips() throws Exception {
-    OpenWindow<KV<Long, Long>> open = new OpenWindow<>(KV.of(3L, 9L));
-    open.onTimeRecords = 3;
+    OpenWindow<KV<Long, Long>> open =
+        new OpenWindow<>(new WindowRecords<>(new Instant(0), KV.of(3L, 9L)));
+    open.records.onTimeRecords = 3;
     open.panesEmitted = 1;
     open.closed = true;
     open.flushDueMillis = 1_700_000_000_000L;
-    open.lateWithinLateness.add(
+    open.records.lateWithinLateness.add(
         KV.of(1, new Event("k", new Instant(5), 2, "k,5,2", new Instant(1000), 8, null)));
     Coder<OpenWindow<KV<Long, Long>>> coder = new OpenWindow.OpenWindowCoder<>(CountAndSumFn.CODER);
 

@@ -1,0 +1,126 @@
+package dev.tidemark.transforms.replay;
+
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.parse.ArrivedLineParser;
+import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TupleTag;
+import org.joda.time.Instant;
+
+/**
+ * The first step after a replay's source, before any shuffle: takes a batch of replayed lines
+ * ({@code ReplaySource#inBatchesAtArrivalWatermark}) and decides for each line what it is, with the
+ * same rules as {@link ReplayPanesFn}:
+ *
+ * <ul>
+ *   <li>a line the format cannot parse, or too far ahead of the clock: a dead letter, with the
+ *       reason;
+ *   <li>a record whose window had expired at the watermark it met: the late output, at once;
+ *   <li>any other record: part of its (key, window)'s {@link WindowRecords}, aggregated with the
+ *       batch's other on-time records of that window, or kept by itself if it was late within the
+ *       allowed lateness.
+ * </ul>
+ *
+ * <p>One {@link WindowRecords} per (key, window) of the batch goes on, so what crosses the shuffle
+ * is a partial aggregate, not every record and its text. This is exact because every decision
+ * depends only on the record and the watermark it met, never on what else the batch holds; and
+ * because the records are output with the batch's timestamp, the lowest arrival watermark in it,
+ * which holds the downstream watermark for them as the batch itself did.
+ *
+ * <p>Counts {@code tidemark:recordsIn}, {@code tidemark:deadLetters} and {@code
+ * tidemark:lateRecords}.
+ */
+final class GatherWindowRecordsFn<AccumT>
+    extends DoFn<List<ArrivedLine>, KV<String, WindowRecords<AccumT>>> {
+
+  private final Counter recordsIn = TidemarkMetrics.recordsIn();
+  private final Counter deadLetters = TidemarkMetrics.deadLetters();
+  private final Counter lateRecords = TidemarkMetrics.lateRecords();
+  private final ArrivedLineParser parser;
+  private final int input;
+  private final EventTimeWindowing windowing;
+  private final CombineFn<KV<Integer, Event>, AccumT, ?> aggregate;
+  private final TupleTag<KV<String, WindowRecords<AccumT>>> recordsTag;
+  private final TupleTag<KV<Integer, LateRecord>> lateTag;
+
+  /**
+   * @param input the number of this recording among the inputs of the step (0 for a single one)
+   */
+  GatherWindowRecordsFn(
+      ArrivedLineParser parser,
+      int input,
+      EventTimeWindowing windowing,
+      CombineFn<KV<Integer, Event>, AccumT, ?> aggregate,
+      TupleTag<KV<String, WindowRecords<AccumT>>> recordsTag,
+      TupleTag<KV<Integer, LateRecord>> lateTag) {
+    this.parser = parser;
+    this.input = input;
+    this.windowing = windowing;
+    this.aggregate = aggregate;
+    this.recordsTag = recordsTag;
+    this.lateTag = lateTag;
+  }
+
+  @ProcessElement
+  public void processElement(@Element List<ArrivedLine> batch, MultiOutputReceiver out) {
+    Map<KV<String, Instant>, WindowRecords<AccumT>> gathered = new LinkedHashMap<>();
+    Instant now = Instant.now();
+    for (ArrivedLine line : batch) {
+      Event event;
+      try {
+        event = parser.parse(line, now);
+      } catch (BadRecordException e) {
+        deadLetters.inc();
+        out.get(ParseEvents.DEAD_LETTER)
+            .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
+        continue;
+      }
+      IntervalWindow window = windowing.windowOf(event.eventTime());
+      Instant arrival = event.arrivalWatermark();
+      if (windowing.isExpired(window, arrival)) {
+        lateRecords.inc();
+        out.get(lateTag)
+            .output(
+                KV.of(
+                    input,
+                    new LateRecord(
+                        event.key(),
+                        event.eventTime(),
+                        window.start(),
+                        window.end(),
+                        arrival,
+                        event.raw(),
+                        event.source())));
+        continue;
+      }
+      WindowRecords<AccumT> records =
+          gathered.computeIfAbsent(
+              KV.of(event.key(), window.start()),
+              keyAndWindow -> new WindowRecords<>(window.start(), aggregate.createAccumulator()));
+      KV<Integer, Event> record = KV.of(input, event);
+      if (arrival.isBefore(window.end())) {
+        records.onTime = aggregate.addInput(records.onTime, record);
+        records.onTimeRecords++;
+      } else {
+        records.lateWithinLateness.add(record);
+      }
+    }
+    recordsIn.inc(batch.size());
+    gathered.forEach(
+        (keyAndWindow, records) ->
+            out.get(recordsTag).output(KV.of(keyAndWindow.getKey(), records)));
+  }
+}
