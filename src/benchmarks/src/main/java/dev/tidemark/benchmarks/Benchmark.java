@@ -21,10 +21,16 @@ import java.util.Map;
  * }</pre>
  *
  * <p>Prints min, median and max events/s per variant, and tidemark's ratio to the others by median.
- * A run whose results do not count every line is void and left out (and says so). Run it alone on
- * the machine: no build, no test suite beside it.
+ * Each run also does a short job of {@link #STARTUP_LINES} lines in a JVM of its own: its time is
+ * the variant's fixed cost (building and translating the pipeline, starting the embedded cluster,
+ * ending the job), and the rest of the long run's time gives the rate per record once running. A
+ * run whose results do not count every line is void and left out (and says so). Run it alone on the
+ * machine: no build, no test suite beside it.
  */
 public final class Benchmark {
+
+  /** Lines of the short job whose time is taken as a variant's fixed cost. */
+  static final long STARTUP_LINES = 10_000;
 
   private Benchmark() {}
 
@@ -54,10 +60,14 @@ public final class Benchmark {
     }
     System.err.printf("benchmark: generating %,d S5 lines in %s (once)%n", lines, directory);
     Path input = InputFile.ensure(directory, lines);
+    Path startupInput = InputFile.ensure(directory, STARTUP_LINES);
 
     Map<Variant, List<Result>> results = new EnumMap<>(Variant.class);
+    Map<Variant, List<Result>> startups = new EnumMap<>(Variant.class);
     for (int run = 1; run <= runs; run++) {
       for (Variant variant : Variant.values()) {
+        Result startup = runInChildJvm(variant, startupInput, STARTUP_LINES, parallelism, heap);
+        startups.computeIfAbsent(variant, v -> new ArrayList<>()).add(startup);
         Result result = runInChildJvm(variant, input, lines, parallelism, heap);
         System.err.printf(
             Locale.ROOT,
@@ -72,7 +82,7 @@ public final class Benchmark {
         results.computeIfAbsent(variant, v -> new ArrayList<>()).add(result);
       }
     }
-    System.out.print(Table.of(results, lines, parallelism));
+    System.out.print(Table.of(results, startups, lines, parallelism));
   }
 
   private static Result runInChildJvm(

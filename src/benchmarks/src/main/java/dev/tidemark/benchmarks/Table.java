@@ -6,42 +6,88 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The benchmark's printed table: min, median, max events/s per variant, and the ratios. */
+/**
+ * The benchmark's printed table: min, median and max events/s per variant over the whole run; the
+ * median fixed cost (a short run's time); the rate per record once running (the long run's lines
+ * beyond the short run's, over its median time beyond the short run's); and tidemark's ratios.
+ */
 final class Table {
 
   private Table() {}
 
-  static String of(Map<Variant, List<Result>> results, long lines, int parallelism) {
+  static String of(
+      Map<Variant, List<Result>> results,
+      Map<Variant, List<Result>> startups,
+      long lines,
+      int parallelism) {
     StringBuilder table = new StringBuilder();
     table.append(
         String.format(
             Locale.ROOT,
             "%n%,d lines, parallelism %d, one JVM per run%n%n"
-                + "| variant | valid runs | min events/s | median events/s | max events/s |%n"
-                + "|---|---|---|---|---|%n",
+                + "| variant | valid runs | min events/s | median events/s | max events/s"
+                + " | fixed cost (s) | events/s once running |%n"
+                + "|---|---|---|---|---|---|---|%n",
             lines,
             parallelism));
     for (Map.Entry<Variant, List<Result>> entry : results.entrySet()) {
       List<Double> rates = validRates(entry.getValue());
+      Variant variant = entry.getKey();
       table.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d of %d | %s | %s | %s |%n",
-              entry.getKey().label(),
+              "| %s | %d of %d | %s | %s | %s | %.1f | %s |%n",
+              variant.label(),
               rates.size(),
               entry.getValue().size(),
               rates.isEmpty() ? "-" : format(rates.get(0)),
               rates.isEmpty() ? "-" : format(median(rates)),
-              rates.isEmpty() ? "-" : format(rates.get(rates.size() - 1))));
+              rates.isEmpty() ? "-" : format(rates.get(rates.size() - 1)),
+              fixedCostMillis(startups.get(variant)) / 1000,
+              format(onceRunning(results.get(variant), startups.get(variant)))));
     }
     double tidemark = median(validRates(results.get(Variant.TIDEMARK)));
+    double tidemarkRunning =
+        onceRunning(results.get(Variant.TIDEMARK), startups.get(Variant.TIDEMARK));
     for (Variant other : List.of(Variant.NATIVE_FLINK, Variant.PLAIN_BEAM)) {
       double median = median(validRates(results.get(other)));
+      double running = onceRunning(results.get(other), startups.get(other));
       table.append(
           String.format(
-              Locale.ROOT, "%ntidemark / %s (medians): %.2fx", other.label(), tidemark / median));
+              Locale.ROOT,
+              "%ntidemark / %s (medians): %.2fx over the whole run, %.2fx once running",
+              other.label(),
+              tidemark / median,
+              tidemarkRunning / running));
     }
     return table.append(String.format("%n")).toString();
+  }
+
+  /** The median time of the valid short runs. */
+  private static double fixedCostMillis(List<Result> startups) {
+    return median(validMillis(startups));
+  }
+
+  /** Records per second beyond the short run: what each further record costs once running. */
+  private static double onceRunning(List<Result> results, List<Result> startups) {
+    List<Double> millis = validMillis(results);
+    List<Double> startupMillis = validMillis(startups);
+    if (millis.isEmpty() || startupMillis.isEmpty()) {
+      return Double.NaN;
+    }
+    long extraLines = results.get(0).lines() - startups.get(0).lines();
+    return extraLines * 1000.0 / (median(millis) - median(startupMillis));
+  }
+
+  private static List<Double> validMillis(List<Result> results) {
+    List<Double> millis = new ArrayList<>();
+    for (Result result : results == null ? List.<Result>of() : results) {
+      if (result.isValid()) {
+        millis.add((double) result.millis());
+      }
+    }
+    Collections.sort(millis);
+    return millis;
   }
 
   private static List<Double> validRates(List<Result> results) {

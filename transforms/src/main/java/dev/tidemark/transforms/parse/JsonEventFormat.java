@@ -42,8 +42,11 @@ public final class JsonEventFormat implements EventFormat {
   private final String timeField;
   private final @Nullable String valueField;
 
-  /** The fields read from a record, each once: the key fields, the time field, the value field. */
-  private final List<String> neededFields;
+  /**
+   * The fields read from a record, each once: the key fields, the time field, the value field.
+   * Interned, as Jackson's field names are, so most comparisons are by reference.
+   */
+  private final String[] neededFields;
 
   private JsonEventFormat(List<String> keyFields, String timeField, @Nullable String valueField) {
     this.keyFields = keyFields;
@@ -57,7 +60,12 @@ public final class JsonEventFormat implements EventFormat {
     if (valueField != null) {
       addOnce(needed, valueField);
     }
-    this.neededFields = List.copyOf(needed);
+    this.neededFields = needed.stream().map(String::intern).toArray(String[]::new);
+  }
+
+  /** Made again after deserialization, which does not intern strings. */
+  private Object readResolve() {
+    return new JsonEventFormat(keyFields, timeField, valueField);
   }
 
   private static void addOnce(List<String> fields, String field) {
@@ -103,13 +111,13 @@ public final class JsonEventFormat implements EventFormat {
 
   /** The values of {@link #neededFields} in {@code raw}, in that order; null where missing. */
   private JsonNode[] neededValues(String raw) throws BadRecordException {
-    JsonNode[] values = new JsonNode[neededFields.size()];
+    JsonNode[] values = new JsonNode[neededFields.length];
     try (JsonParser parser = JSON.createParser(raw)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new BadRecordException("not a JSON object");
       }
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        int needed = neededFields.indexOf(parser.currentName());
+        int needed = indexOfField(parser.currentName());
         parser.nextToken();
         if (needed < 0) {
           parser.skipChildren();
@@ -123,6 +131,21 @@ public final class JsonEventFormat implements EventFormat {
       throw new UncheckedIOException("reading a record from memory", e);
     }
     return values;
+  }
+
+  /** Where {@code name} is in {@link #neededFields}, or -1. */
+  private int indexOfField(String name) {
+    for (int i = 0; i < neededFields.length; i++) {
+      if (neededFields[i] == name) {
+        return i;
+      }
+    }
+    for (int i = 0; i < neededFields.length; i++) {
+      if (neededFields[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**
@@ -156,17 +179,21 @@ public final class JsonEventFormat implements EventFormat {
       return text(values, keyFields.get(0));
     }
     // The compact JSON array Jackson would write, without building a node and a serializer.
-    StringBuilder key = new StringBuilder("[");
-    for (String field : keyFields) {
-      if (key.length() > 1) {
-        key.append(',');
-      }
-      key.append('"');
-      String text = text(values, field);
-      if (needsEscaping(text)) {
-        JsonStringEncoder.getInstance().quoteAsString(text, key);
+    String[] texts = new String[keyFields.size()];
+    int length = 1 + 3 * texts.length;
+    boolean escape = false;
+    for (int i = 0; i < texts.length; i++) {
+      texts[i] = text(values, keyFields.get(i));
+      length += texts[i].length();
+      escape |= needsEscaping(texts[i]);
+    }
+    StringBuilder key = new StringBuilder(length).append('[');
+    for (int i = 0; i < texts.length; i++) {
+      key.append(i == 0 ? "\"" : ",\"");
+      if (escape) {
+        JsonStringEncoder.getInstance().quoteAsString(texts[i], key);
       } else {
-        key.append(text);
+        key.append(texts[i]);
       }
       key.append('"');
     }
@@ -185,7 +212,7 @@ public final class JsonEventFormat implements EventFormat {
   }
 
   private JsonNode field(JsonNode[] values, String field) {
-    return values[neededFields.indexOf(field)];
+    return values[indexOfField(field)];
   }
 
   private String text(JsonNode[] values, String field) throws BadRecordException {

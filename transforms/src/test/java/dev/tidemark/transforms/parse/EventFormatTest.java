@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.tidemark.transforms.model.Event;
+import org.apache.beam.sdk.util.SerializableUtils;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +47,16 @@ class EventFormatTest {
     Event event = JsonEventFormat.withKey("i", "op").withTime("t").parse(record);
     assertThat(event.key(), equalTo("[\"hitch_passenger_order_2020_01_22_23_50_40\",\"es_sink\"]"));
     assertThat(event.eventTime(), equalTo(new Instant(1580896327330L)));
+  }
+
+  @Test
+  void aJsonFormatReadsTheSameAfterSerialization() throws Exception {
+    // Workers get the format serialized; its field names are matched again after that.
+    JsonEventFormat format = JsonEventFormat.withKey("i", "op").withTime("t").withValue("n");
+    String record = "{\"t\":5,\"i\":\"x\",\"op\":\"y\",\"n\":2}";
+    assertThat(
+        SerializableUtils.clone(format).parse(record),
+        equalTo(new Event("[\"x\",\"y\"]", new Instant(5), 2, record)));
   }
 
   @Test
