@@ -39,6 +39,7 @@ public final class Benchmark {
     int runs = 3;
     int parallelism = 2;
     String heap = "2g";
+    boolean memory = false;
     Path directory = Path.of(System.getProperty("java.io.tmpdir"), "tidemark-benchmarks");
     for (String arg : args) {
       String[] nameAndValue = arg.replaceFirst("^--", "").split("=", 2);
@@ -48,15 +49,20 @@ public final class Benchmark {
         case "parallelism" -> parallelism = Integer.parseInt(nameAndValue[1]);
         case "heap" -> heap = nameAndValue[1];
         case "dir" -> directory = Path.of(nameAndValue[1]);
+        case "memory" -> memory = true;
         default -> {
           System.err.println(
               "benchmark: --"
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
-                  + " --parallelism=N, --heap=2g or --dir=PATH");
+                  + " --parallelism=N, --heap=2g, --dir=PATH or --memory");
           System.exit(2);
         }
       }
+    }
+    if (memory) {
+      memoryRun(directory, lines * 10, parallelism, heap);
+      return;
     }
     System.err.printf("benchmark: generating %,d S5 lines in %s (once)%n", lines, directory);
     Path input = InputFile.ensure(directory, lines);
@@ -85,41 +91,104 @@ public final class Benchmark {
     System.out.print(Table.of(results, startups, lines, parallelism));
   }
 
+  /**
+   * tidemark's {@code metrics} over {@code lines} lines whose keys keep changing ({@link
+   * MemoryRun}), in a JVM of its own; prints the heap after a full GC at each point of the way.
+   */
+  private static void memoryRun(Path directory, long lines, int parallelism, String heap)
+      throws IOException, InterruptedException {
+    System.err.printf(
+        "benchmark: generating %,d S5 lines with changing keys in %s (once)%n", lines, directory);
+    Path input = InputFile.ensureWithChangingKeys(directory, lines);
+    List<String> output =
+        childJvm(heap, MemoryRun.class, input.toString(), Long.toString(lines), "" + parallelism);
+    StringBuilder table =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%n%,d lines, keys replaced every 10,000 lines, parallelism %d, -Xmx%s%n%n"
+                    + "| point of the way | heap after a full GC |%n|---|---|%n",
+                lines,
+                parallelism,
+                heap));
+    List<Long> heaps = new ArrayList<>();
+    for (String line : output) {
+      if (line.startsWith("MEMORY ")) {
+        String[] fields = line.split(" ");
+        heaps.add(Long.parseLong(fields[2]));
+        table.append(
+            String.format(
+                Locale.ROOT,
+                "| %.0f %% | %,.1f MB |%n",
+                Double.parseDouble(fields[1]) * 100,
+                Long.parseLong(fields[2]) / 1e6));
+      }
+    }
+    if (heaps.size() != MemoryRun.POINTS.size()) {
+      throw new IllegalStateException("the memory run did not reach every point: " + output);
+    }
+    table.append(
+        String.format(
+            Locale.ROOT,
+            "%nheap at %.0f %% / heap at %.0f %%: %.2f%n",
+            MemoryRun.POINTS.get(MemoryRun.POINTS.size() - 1) * 100,
+            MemoryRun.POINTS.get(0) * 100,
+            (double) heaps.get(heaps.size() - 1) / heaps.get(0)));
+    System.out.print(table);
+  }
+
   private static Result runInChildJvm(
       Variant variant, Path input, long lines, int parallelism, String heap)
       throws IOException, InterruptedException {
-    Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap,
-                // What Flink's own scripts pass on Java 17 (Kryo reflects into java.util); every
-                // variant gets the same flags.
-                "--add-opens=java.base/java.util=ALL-UNNAMED",
-                "--add-opens=java.base/java.lang=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                RunOne.class.getName(),
-                variant.name(),
-                input.toString(),
-                Long.toString(lines),
-                Integer.toString(parallelism))
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
     Result result = null;
+    List<String> output =
+        childJvm(
+            heap,
+            RunOne.class,
+            variant.name(),
+            input.toString(),
+            Long.toString(lines),
+            Integer.toString(parallelism));
+    for (String line : output) {
+      Result parsed = Result.parse(line);
+      if (parsed != null) {
+        result = parsed;
+      }
+    }
+    if (result == null) {
+      throw new IllegalStateException(variant + " printed no result: " + output);
+    }
+    return result;
+  }
+
+  /** Runs {@code main} of {@code mainClass} in a JVM of its own, and returns what it printed. */
+  private static List<String> childJvm(String heap, Class<?> mainClass, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx" + heap);
+    // What Flink's own scripts pass on Java 17 (Kryo reflects into java.util); every variant gets
+    // the same flags.
+    command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
+    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass.getName());
+    command.addAll(List.of(args));
+    Process process =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    List<String> output = new ArrayList<>();
     try (BufferedReader out =
         new BufferedReader(
             new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = out.readLine(); line != null; line = out.readLine()) {
-        Result parsed = Result.parse(line);
-        if (parsed != null) {
-          result = parsed;
-        }
+        output.add(line);
       }
     }
     int exitCode = process.waitFor();
-    if (result == null) {
-      throw new IllegalStateException(variant + " printed no result (exit code " + exitCode + ")");
+    if (exitCode != 0) {
+      output.add("(exit code " + exitCode + ")");
     }
-    return result;
+    return output;
   }
 }

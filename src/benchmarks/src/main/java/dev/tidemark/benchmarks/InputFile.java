@@ -21,18 +21,34 @@ final class InputFile {
   private InputFile() {}
 
   static Path ensure(Path directory, long lines) throws IOException {
-    Path file = directory.resolve("s5-" + lines + ".jsonl");
+    return ensure(directory.resolve("s5-" + lines + ".jsonl"), lines, LineShape.S5_STATS);
+  }
+
+  /**
+   * The same records, except that every 10,000 lines (10 s of event time) each index is replaced by
+   * a new one: keys that keep changing, as the memory run needs. Each window still has 5 x 2 keys,
+   * plus those of the indexes being replaced, so results come at an even pace.
+   */
+  static Path ensureWithChangingKeys(Path directory, long lines) throws IOException {
+    return ensure(
+        directory.resolve("s5-changing-keys-" + lines + ".jsonl"),
+        lines,
+        (key, eventTime, sequence) ->
+            LineShape.S5_STATS.line(key + "_" + sequence / 10_000, eventTime, sequence));
+  }
+
+  private static Path ensure(Path file, long lines, LineShape shape) throws IOException {
     if (Files.exists(file)) {
       return file;
     }
-    Files.createDirectories(directory);
-    Path partial = directory.resolve(file.getFileName() + ".partial");
+    Files.createDirectories(file.getParent());
+    Path partial = file.resolveSibling(file.getFileName() + ".partial");
     Iterator<String> generated =
         GeneratedLines.records(lines)
             .withKeys(5)
             .withStep(Duration.millis(1))
             .withOutOfOrderness(Duration.millis(1500))
-            .withShape(LineShape.S5_STATS)
+            .withShape(shape)
             .withSeed(2020)
             .open();
     try (BufferedWriter out = Files.newBufferedWriter(partial, StandardCharsets.UTF_8)) {
