@@ -30,6 +30,7 @@ final class Help {
     out.println("  count    per-key count (and sum) in tumbling event-time windows (S1, S2, S3)");
     out.println("  metrics  per (i, op) count per second of JSON statistics records (S5)");
     out.println("  join     orders left-join coupons on orderBatchId per window (S4)");
+    out.println("  explain  what count does with a recording, window by window, without a job");
     out.println();
     out.println("'java -jar tidemark.jar <pipeline> --help' lists a pipeline's options.");
   }

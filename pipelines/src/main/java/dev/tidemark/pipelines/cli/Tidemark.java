@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines.cli;
 
 import dev.tidemark.pipelines.CountPipeline;
+import dev.tidemark.pipelines.ExplainRecording;
 import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
@@ -29,9 +30,16 @@ public final class Tidemark {
 
   private static final Map<String, Command<?>> PIPELINES =
       Map.of(
-          "count", new Command<>(CountPipeline.Options.class, CountPipeline::build),
-          "metrics", new Command<>(MetricsPipeline.Options.class, MetricsPipeline::build),
-          "join", new Command<>(JoinPipeline.Options.class, JoinPipeline::build));
+          "count",
+          Command.pipeline(CountPipeline.Options.class, CountPipeline::build),
+          "metrics",
+          Command.pipeline(MetricsPipeline.Options.class, MetricsPipeline::build),
+          "join",
+          Command.pipeline(JoinPipeline.Options.class, JoinPipeline::build),
+          "explain",
+          new Command<>(
+              ExplainRecording.Options.class,
+              (options, out, err) -> ExplainRecording.run(options, out)));
 
   private Tidemark() {}
 
@@ -59,7 +67,9 @@ public final class Tidemark {
     Command<?> command = PIPELINES.get(args[0]);
     if (command == null) {
       err.println(
-          "tidemark: '" + args[0] + "' is not a pipeline; use count, metrics or join (or --help)");
+          "tidemark: '"
+              + args[0]
+              + "' is not a pipeline; use count, metrics, join or explain (or --help)");
       return BAD_CONFIGURATION;
     }
     List<String> options = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
@@ -68,11 +78,7 @@ public final class Tidemark {
       return 0;
     }
     try {
-      Pipeline pipeline = command.build(withDefaults(options));
-      PipelineResult result = pipeline.run();
-      PipelineResult.State state = result.waitUntilFinish();
-      err.println(RunSummary.of(result));
-      return state == PipelineResult.State.DONE ? 0 : 1;
+      return command.run(withDefaults(options), out, err);
     } catch (ConfigurationException e) {
       err.println("tidemark: " + e.getMessage());
       return BAD_CONFIGURATION;
@@ -90,17 +96,30 @@ public final class Tidemark {
     return options.toArray(String[]::new);
   }
 
-  /** A pipeline's options interface and how to build it. */
+  /** A command's options interface and what it does with them. */
   private static final class Command<T extends PipelineOptions> {
     private final Class<T> options;
-    private final Function<T, Pipeline> build;
+    private final Action<T> action;
 
-    Command(Class<T> options, Function<T, Pipeline> build) {
+    Command(Class<T> options, Action<T> action) {
       this.options = options;
-      this.build = build;
+      this.action = action;
     }
 
-    Pipeline build(String[] args) {
+    /** A pipeline: built, run to its end, summed up on stderr; exit 0 if it finished. */
+    static <T extends PipelineOptions> Command<T> pipeline(
+        Class<T> options, Function<T, Pipeline> build) {
+      return new Command<>(
+          options,
+          (parsed, out, err) -> {
+            PipelineResult result = build.apply(parsed).run();
+            PipelineResult.State state = result.waitUntilFinish();
+            err.println(RunSummary.of(result));
+            return state == PipelineResult.State.DONE ? 0 : 1;
+          });
+    }
+
+    int run(String[] args, PrintStream out, PrintStream err) {
       ArgumentChecks.check(args, options);
       T parsed;
       try {
@@ -109,10 +128,16 @@ public final class Tidemark {
         throw new ConfigurationException(OptionErrors.explain(e));
       }
       try {
-        return build.apply(parsed);
+        return action.run(parsed, out, err);
       } catch (IllegalArgumentException e) {
         throw new ConfigurationException(e.getMessage());
       }
     }
+  }
+
+  /** What a command does with its parsed options; returns the exit code. */
+  @FunctionalInterface
+  private interface Action<T> {
+    int run(T options, PrintStream out, PrintStream err);
   }
 }

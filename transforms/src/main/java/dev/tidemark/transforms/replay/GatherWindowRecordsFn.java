@@ -90,7 +90,8 @@ final class GatherWindowRecordsFn<AccumT>
       }
       IntervalWindow window = windowing.windowOf(event.eventTime());
       Instant arrival = event.arrivalWatermark();
-      if (windowing.isExpired(window, arrival)) {
+      Arrival verdict = Arrival.of(windowing, window, arrival);
+      if (verdict == Arrival.EXPIRED) {
         lateRecords.inc();
         out.get(lateTag)
             .output(
@@ -111,7 +112,7 @@ final class GatherWindowRecordsFn<AccumT>
               KV.of(event.key(), window.start()),
               keyAndWindow -> new WindowRecords<>(window.start(), aggregate.createAccumulator()));
       KV<Integer, Event> record = KV.of(input, event);
-      if (arrival.isBefore(window.end())) {
+      if (verdict == Arrival.ON_TIME) {
         records.onTime = aggregate.addInput(records.onTime, record);
         records.onTimeRecords++;
       } else {

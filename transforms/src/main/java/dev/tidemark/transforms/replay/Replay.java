@@ -126,7 +126,26 @@ public final class Replay implements Serializable {
    * ({@link ReplaySource#inBatchesAtArrivalWatermark}).
    */
   PTransform<PBegin, PCollection<List<ArrivedLine>>> readInBatches(int maxLines) {
-    return Read.from(source().inBatchesAtArrivalWatermark(maxLines));
+    return Read.from(sourceInBatches(maxLines));
+  }
+
+  /**
+   * What replaying the recording with {@code windowing} does, worked out without running a
+   * pipeline: when each window closes, every pane, every late record and dead letter, and the
+   * settings the recording does not fit ({@link ExplainReplay}).
+   */
+  public ReplayTimeline explain(EventTimeWindowing windowing) {
+    return ExplainReplay.of(this, windowing);
+  }
+
+  /** The replay's source, in batches of up to {@code maxLines} lines. */
+  ReplaySource sourceInBatches(int maxLines) {
+    return source().inBatchesAtArrivalWatermark(maxLines);
+  }
+
+  /** How far behind the newest event time a record may arrive and still be on time. */
+  Duration maxOutOfOrderness() {
+    return maxOutOfOrderness;
   }
 
   /** How the replay's windowing parses the recording's lines. */

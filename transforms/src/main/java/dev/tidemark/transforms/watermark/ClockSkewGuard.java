@@ -86,11 +86,11 @@ public final class ClockSkewGuard implements Serializable {
     return "event time "
         + eventTime.getMillis()
         + " is "
-        + Durations.describe(ahead)
+        + DurationText.describe(ahead)
         + " ahead of the clock ("
         + now
         + "); at most "
-        + Durations.describe(maxFutureSkew)
+        + DurationText.describe(maxFutureSkew)
         + " is accepted (--maxFutureSkew)";
   }
 
@@ -102,30 +102,5 @@ public final class ClockSkewGuard implements Serializable {
   @Override
   public String toString() {
     return "ClockSkewGuard{maxFutureSkew=" + maxFutureSkew + "}";
-  }
-
-  /** Human-readable durations for reasons: "74 years", "3 h 20 min", "100 s", "250 ms". */
-  static final class Durations {
-    private Durations() {}
-
-    static String describe(Duration duration) {
-      long millis = duration.getMillis();
-      long days = duration.getStandardDays();
-      if (days >= 365) {
-        return (days / 365) + " years";
-      }
-      if (days >= 1) {
-        return days + " days";
-      }
-      long hours = duration.getStandardHours();
-      if (hours >= 1) {
-        return hours + " h " + (duration.getStandardMinutes() % 60) + " min";
-      }
-      long minutes = duration.getStandardMinutes();
-      if (minutes >= 1) {
-        return minutes + " min " + (duration.getStandardSeconds() % 60) + " s";
-      }
-      return millis >= 1000 ? duration.getStandardSeconds() + " s" : millis + " ms";
-    }
   }
 }

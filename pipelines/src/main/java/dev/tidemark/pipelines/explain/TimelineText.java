@@ -1,0 +1,152 @@
+package dev.tidemark.pipelines.explain;
+
+import dev.tidemark.transforms.replay.ReplayTimeline;
+import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
+import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
+import dev.tidemark.transforms.watermark.DurationText;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.joda.time.Instant;
+
+/**
+ * A {@link ReplayTimeline} as text a person reads top to bottom: each window in the order it
+ * closes, with what closed it and each key's panes; the late records, with the watermark they met;
+ * the dead letters, with the reason; the warnings; and a summary that adds up to the lines read.
+ */
+public final class TimelineText {
+
+  /** Beyond this many windows, the middle ones are left out of the text (never of the report). */
+  static final int MAX_WINDOWS_SHOWN = 200;
+
+  private TimelineText() {}
+
+  /** Writes {@code timeline}, of the recording {@code title}, to {@code out}. */
+  public static void write(
+      ReplayTimeline timeline, String title, EventTimeWindowing windowing, PrintStream out) {
+    out.println(
+        "explain "
+            + title
+            + " ("
+            + timeline.lines()
+            + " lines, windows of "
+            + DurationText.asOption(windowing.size())
+            + ", allowed lateness "
+            + DurationText.asOption(windowing.allowedLateness())
+            + ")");
+    out.println();
+    windows(timeline, out);
+    late(timeline.late(), out);
+    deadLetters(timeline.deadLetters(), out);
+    warnings(timeline.warnings(), out);
+    summary(timeline, out);
+  }
+
+  private static void windows(ReplayTimeline timeline, PrintStream out) {
+    Map<Instant, List<Pane>> panesByWindow = new LinkedHashMap<>();
+    for (Pane pane : timeline.panes()) {
+      panesByWindow.computeIfAbsent(pane.windowStart(), start -> new ArrayList<>()).add(pane);
+    }
+    List<WindowClose> windows = timeline.windows();
+    out.println("windows, in the order they close (" + windows.size() + "):");
+    for (int i = 0; i < windows.size(); i++) {
+      if (windows.size() > MAX_WINDOWS_SHOWN
+          && i == MAX_WINDOWS_SHOWN / 2
+          && windows.size() - i > MAX_WINDOWS_SHOWN / 2) {
+        int skipped = windows.size() - MAX_WINDOWS_SHOWN;
+        out.println("  ... " + skipped + " more windows (--report draws them all) ...");
+        i += skipped - 1;
+        continue;
+      }
+      WindowClose window = windows.get(i);
+      out.println(
+          "  ["
+              + window.start()
+              + ", "
+              + window.end()
+              + ")  "
+              + window.onTime()
+              + " on time, closed "
+              + (window.closedAfterLine() == ReplayTimeline.AT_THE_END
+                  ? "at the end of the recording (a live source closes it by the idle rule,"
+                      + " --idleTimeout after its last record)"
+                  : "after line "
+                      + window.closedAfterLine()
+                      + ", which moved the watermark to "
+                      + window.watermarkAfter()));
+      StringBuilder panes = new StringBuilder("      ");
+      for (Pane pane : panesByWindow.getOrDefault(window.start(), List.of())) {
+        panes
+            .append(pane.key())
+            .append(": ")
+            .append(pane.timing())
+            .append(pane.isFinal() ? " final " : " ")
+            .append(pane.count())
+            .append("   ");
+      }
+      out.println(panes.toString().stripTrailing());
+    }
+    out.println();
+  }
+
+  private static void late(List<LateLine> late, PrintStream out) {
+    out.println("late records, whose window had expired when they arrived (" + late.size() + "):");
+    for (LateLine line : late) {
+      out.println(
+          "  line "
+              + line.line()
+              + "  "
+              + line.key()
+              + " at "
+              + line.eventTime()
+              + " in ["
+              + line.windowStart()
+              + ", "
+              + line.windowEnd()
+              + "): met watermark "
+              + line.watermark()
+              + ", "
+              + DurationText.asOption(line.pastWindowEnd())
+              + " past the window's end");
+    }
+    out.println();
+  }
+
+  private static void deadLetters(List<DeadLine> deadLetters, PrintStream out) {
+    out.println("dead letters (" + deadLetters.size() + "):");
+    for (DeadLine line : deadLetters) {
+      out.println("  line " + line.line() + "  " + line.raw() + "  -> " + line.reason());
+    }
+    out.println();
+  }
+
+  private static void warnings(List<String> warnings, PrintStream out) {
+    out.println("warnings (" + warnings.size() + "):");
+    for (String warning : warnings) {
+      out.println("  ! " + warning);
+    }
+    out.println();
+  }
+
+  private static void summary(ReplayTimeline timeline, PrintStream out) {
+    long counted = timeline.panes().stream().filter(Pane::isFinal).mapToLong(Pane::count).sum();
+    out.println(
+        timeline.lines()
+            + " lines = "
+            + counted
+            + " counted in final panes + "
+            + timeline.late().size()
+            + " late + "
+            + timeline.deadLetters().size()
+            + " dead letters; "
+            + timeline.panes().size()
+            + " panes in "
+            + timeline.windows().size()
+            + " windows");
+  }
+}

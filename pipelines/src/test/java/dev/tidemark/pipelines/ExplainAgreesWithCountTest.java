@@ -1,0 +1,175 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.startsWith;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.replay.ReplayTimeline;
+import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.joda.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code explain} predicts; {@code count} does. Over the same recordings, with the same options,
+ * every pane {@code count} writes (key, window, timing, index, finality, count), every late record
+ * and every dead letter is one {@code explain} lists, and nothing more: S1's sample, S1 with
+ * wrong-clock records, and a long replay with late data within and beyond the allowed lateness.
+ */
+class ExplainAgreesWithCountTest {
+
+  @TempDir Path directory;
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
+  void s1(String runner) throws Exception {
+    Path input = write("s1.csv", sample("count.csv"));
+    ReplayTimeline timeline = agree(runner, "--source=file:" + input);
+    assertThat(timeline.late().size(), equalTo(1));
+    assertThat(timeline.deadLetters().size(), equalTo(2));
+  }
+
+  @Test
+  void s1WithRecordsFromAWrongClock() throws Exception {
+    List<String> lines = new ArrayList<>(sample("count.csv"));
+    lines.add(5, "01,4102444800000");
+    lines.add(9, "02," + Long.MAX_VALUE);
+    Path input = write("s1-wrong-clock.csv", lines);
+    ReplayTimeline timeline = agree("DirectRunner", "--source=file:" + input);
+    assertThat(timeline.deadLetters().size(), equalTo(4));
+    assertThat(
+        timeline.warnings(),
+        hasItem(startsWith("records too far ahead of the clock, sent to the dead letters: 1 (")));
+  }
+
+  @Test
+  void aLongReplayWithLateData() throws Exception {
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(5000)
+        .withKeys(3)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(0.02)
+        .withBadFraction(0.01)
+        .withSeed(31)
+        .open()
+        .forEachRemaining(lines::add);
+    Path input = write("long.csv", lines);
+    ReplayTimeline timeline =
+        agree(
+            "DirectRunner",
+            "--source=file:" + input,
+            "--windowSize=1000ms",
+            "--maxOutOfOrderness=1000ms",
+            "--allowedLateness=500ms");
+    assertThat(timeline.late().size(), greaterThan(20));
+    assertThat(
+        "panes late within the lateness",
+        timeline.panes().stream().filter(pane -> pane.index() > 0).count(),
+        greaterThan(20L));
+  }
+
+  /**
+   * Runs {@code count} on {@code runner} and {@code explain} with {@code options}, and checks that
+   * they agree pane by pane, late record by late record, dead letter by dead letter.
+   */
+  private ReplayTimeline agree(String runner, String... options) throws IOException {
+    ReplayTimeline timeline =
+        ExplainRecording.timeline(
+            PipelineOptionsFactory.fromArgs(options).as(ExplainRecording.Options.class));
+    List<String> countArgs = new ArrayList<>(List.of("count", "--runner=" + runner));
+    countArgs.addAll(List.of(options));
+    Outputs.Run run = Outputs.run(directory, "count-" + runner, countArgs.toArray(String[]::new));
+
+    assertThat(
+        described(run.results().stream().map(ExplainAgreesWithCountTest::describe)),
+        equalTo(described(timeline.panes().stream().map(ExplainAgreesWithCountTest::describe))));
+    assertThat(
+        run.records("late"),
+        equalTo(timeline.late().stream().map(late -> late.raw()).collect(Collectors.toSet())));
+    assertThat(
+        deadLetters(run.dead()),
+        equalTo(
+            described(
+                timeline.deadLetters().stream()
+                    .map(dead -> dead.raw() + " -> " + withoutNumbers(dead.reason())))));
+    return timeline;
+  }
+
+  private static String describe(JsonNode result) {
+    return result.get("key").asText()
+        + " ["
+        + result.get("windowStart").asLong()
+        + ", "
+        + result.get("windowEnd").asLong()
+        + ") "
+        + result.get("timing").asText()
+        + "#"
+        + result.get("pane").asLong()
+        + (result.get("final").asBoolean() ? " final " : " ")
+        + result.get("count").asLong();
+  }
+
+  private static String describe(Pane pane) {
+    return pane.key()
+        + " ["
+        + pane.windowStart().getMillis()
+        + ", "
+        + pane.windowEnd().getMillis()
+        + ") "
+        + pane.timing()
+        + "#"
+        + pane.index()
+        + (pane.isFinal() ? " final " : " ")
+        + pane.count();
+  }
+
+  private static Set<String> deadLetters(List<JsonNode> dead) {
+    return described(
+        dead.stream()
+            .map(
+                line ->
+                    line.get("record").asText()
+                        + " -> "
+                        + withoutNumbers(line.get("reason").asText())));
+  }
+
+  /** A reason with the clock's readings left out: they differ by the moment it was given. */
+  private static String withoutNumbers(String reason) {
+    return reason.contains("clock") ? reason.replaceAll("\\(.*\\)", "(...)") : reason;
+  }
+
+  private static Set<String> described(Stream<String> descriptions) {
+    return descriptions.collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private Path write(String name, List<String> lines) throws IOException {
+    Path file = directory.resolve(name);
+    Files.write(file, lines);
+    return file;
+  }
+
+  private static List<String> sample(String name) throws IOException {
+    try (InputStream in =
+        ExplainAgreesWithCountTest.class.getResourceAsStream("/samples/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+  }
+}

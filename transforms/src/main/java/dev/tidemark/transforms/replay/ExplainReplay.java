@@ -1,0 +1,242 @@
+package dev.tidemark.transforms.replay;
+
+import dev.tidemark.transforms.io.ReplaySource;
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.parse.ArrivedLineParser;
+import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
+import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
+import dev.tidemark.transforms.replay.ReplayTimeline.Point;
+import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
+import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * Walks a recording the way its replay does, without a pipeline, and writes down what happens: the
+ * {@link ReplayTimeline}. It reads the lines with the replay's own source ({@link ReplaySource}, so
+ * every line meets the watermark it meets in the pipeline), parses them with the replay's own
+ * parser, and judges each record with {@link Arrival}, the rule of {@link GatherWindowRecordsFn};
+ * the panes follow {@link ReplayPanesFn}: an ON_TIME pane if any record was on time, then one LATE
+ * pane per record late within the lateness, in the order they met the watermark, the last final.
+ * Replays fast enough to emit no EARLY pane (any replay of a file, unpaced) match it exactly.
+ *
+ * <p>A window closes when the watermark reaches its end: the watermark a line meets is the one left
+ * by the lines before it, so a window that the line at position n finds closed was closed by line n
+ * - 1. Windows still open at the end close when the recording ends.
+ */
+final class ExplainReplay {
+
+  /** At most this many on-time lines are plotted; beyond it they are sampled evenly. */
+  static final int MAX_POINTS = 20_000;
+
+  /** At most this many late records and dead letters each are listed and plotted. */
+  static final int MAX_LISTED = 5_000;
+
+  private final Replay replay;
+  private final EventTimeWindowing windowing;
+  private final ArrivedLineParser parser;
+
+  private final Map<String, Map<Instant, KeyWindow>> keyWindows = new TreeMap<>();
+  private final TreeMap<Instant, OpenClose> openWindows = new TreeMap<>();
+  private final List<WindowClose> closed = new ArrayList<>();
+  private final List<LateLine> late = new ArrayList<>();
+  private final List<DeadLine> deadLetters = new ArrayList<>();
+  private final List<Point> points = new ArrayList<>();
+  private final OutOfPlace outOfPlace;
+  private long lateCount;
+  private long deadCount;
+  private long pointStep = 1;
+  private long lines;
+  private @Nullable Instant previousWatermark;
+
+  private ExplainReplay(Replay replay, EventTimeWindowing windowing) {
+    this.replay = replay;
+    this.windowing = windowing;
+    this.parser = replay.parser();
+    this.outOfPlace = new OutOfPlace(windowing, replay.maxOutOfOrderness());
+  }
+
+  static ReplayTimeline of(Replay replay, EventTimeWindowing windowing) {
+    return new ExplainReplay(replay, windowing).walk();
+  }
+
+  private ReplayTimeline walk() {
+    ReplaySource source = replay.sourceInBatches(ReplayPanes.LINES_PER_BATCH);
+    try (UnboundedReader<List<ArrivedLine>> reader =
+        source.createReader(PipelineOptionsFactory.create(), null)) {
+      for (boolean more = reader.start(); more; more = reader.advance()) {
+        for (ArrivedLine line : reader.getCurrent()) {
+          visit(line);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the recording", e);
+    }
+    closeUpTo(Watermarks.MAX, ReplayTimeline.AT_THE_END);
+    List<String> warnings = new ArrayList<>(outOfPlace.warnings());
+    if (lateCount > late.size() || deadCount > deadLetters.size()) {
+      warnings.add(
+          "only the first " + MAX_LISTED + " late records and dead letters each are listed");
+    }
+    return new ReplayTimeline(
+        lines, closed, panes(), late, deadLetters, points, List.copyOf(warnings));
+  }
+
+  private void visit(ArrivedLine line) {
+    lines++;
+    Instant watermark = line.arrivalWatermark();
+    if (previousWatermark == null || watermark.isAfter(previousWatermark)) {
+      closeUpTo(watermark, line.position() - 1);
+      previousWatermark = watermark;
+    }
+    Event event;
+    try {
+      event = parser.parse(line, Instant.now());
+    } catch (BadRecordException e) {
+      deadCount++;
+      outOfPlace.deadLetter(line, e.getMessage());
+      if (deadLetters.size() < MAX_LISTED) {
+        deadLetters.add(new DeadLine(line.position(), line.text(), e.getMessage()));
+        points.add(new Point(line.position(), eventTimeOrNull(line), watermark, Kind.DEAD));
+      }
+      return;
+    }
+    IntervalWindow window = windowing.windowOf(event.eventTime());
+    outOfPlace.record(line.position(), event.eventTime(), window);
+    Arrival arrival = Arrival.of(windowing, window, watermark);
+    switch (arrival) {
+      case EXPIRED -> {
+        lateCount++;
+        if (late.size() < MAX_LISTED) {
+          late.add(
+              new LateLine(
+                  line.position(),
+                  event.key(),
+                  event.eventTime(),
+                  window.start(),
+                  window.end(),
+                  watermark,
+                  line.text()));
+          points.add(new Point(line.position(), event.eventTime(), watermark, Kind.LATE));
+        }
+      }
+      case LATE_WITHIN_LATENESS -> {
+        keyWindow(event.key(), window).lateWithinLateness.add(line.position());
+        points.add(
+            new Point(line.position(), event.eventTime(), watermark, Kind.LATE_WITHIN_LATENESS));
+      }
+      case ON_TIME -> {
+        keyWindow(event.key(), window).onTime++;
+        openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
+        if (line.position() % pointStep == 0) {
+          addOnTimePoint(new Point(line.position(), event.eventTime(), watermark, Kind.ON_TIME));
+        }
+      }
+    }
+  }
+
+  /** Keeps at most {@link #MAX_POINTS} on-time points, thinning them evenly when there are more. */
+  private void addOnTimePoint(Point point) {
+    points.add(point);
+    if (points.size() > MAX_POINTS + 2 * MAX_LISTED) {
+      pointStep *= 2;
+      points.removeIf(kept -> kept.kind() == Kind.ON_TIME && kept.line() % pointStep != 0);
+    }
+  }
+
+  /** Every window whose end {@code watermark} has reached closes, after {@code afterLine}. */
+  private void closeUpTo(Instant watermark, long afterLine) {
+    while (!openWindows.isEmpty() && !openWindows.firstKey().isAfter(watermark)) {
+      OpenClose open = openWindows.pollFirstEntry().getValue();
+      closed.add(
+          new WindowClose(
+              open.window.start(), open.window.end(), afterLine, watermark, open.onTime));
+    }
+  }
+
+  private KeyWindow keyWindow(String key, IntervalWindow window) {
+    return keyWindows
+        .computeIfAbsent(key, k -> new TreeMap<>())
+        .computeIfAbsent(window.start(), start -> new KeyWindow(window));
+  }
+
+  /** The panes {@link ReplayPanesFn} emits, by key and window. */
+  private List<Pane> panes() {
+    List<Pane> panes = new ArrayList<>();
+    keyWindows.forEach(
+        (key, windows) ->
+            windows.forEach(
+                (start, keyWindow) -> {
+                  IntervalWindow window = keyWindow.window;
+                  List<Long> lateLines = keyWindow.lateWithinLateness;
+                  long count = keyWindow.onTime;
+                  long index = 0;
+                  if (count > 0) {
+                    panes.add(
+                        new Pane(
+                            key,
+                            window.start(),
+                            window.end(),
+                            Timing.ON_TIME,
+                            index++,
+                            lateLines.isEmpty(),
+                            count));
+                  }
+                  // A replay's lines meet rising watermarks, so line order is watermark order.
+                  for (int i = 0; i < lateLines.size(); i++) {
+                    panes.add(
+                        new Pane(
+                            key,
+                            window.start(),
+                            window.end(),
+                            Timing.LATE,
+                            index++,
+                            i == lateLines.size() - 1,
+                            ++count));
+                  }
+                }));
+    panes.sort(Comparator.comparing(Pane::windowEnd).thenComparing(Pane::key));
+    return panes;
+  }
+
+  private static @Nullable Instant eventTimeOrNull(ArrivedLine line) {
+    return line.parsed() == null ? null : line.parsed().eventTime();
+  }
+
+  /** A key's window: its on-time records, and the lines late within the lateness. */
+  private static final class KeyWindow {
+    final IntervalWindow window;
+    long onTime;
+    final List<Long> lateWithinLateness = new ArrayList<>();
+
+    KeyWindow(IntervalWindow window) {
+      this.window = window;
+    }
+  }
+
+  /** A window not closed yet, with its on-time records over all keys. */
+  private static final class OpenClose {
+    final IntervalWindow window;
+    long onTime;
+
+    OpenClose(IntervalWindow window) {
+      this.window = window;
+    }
+  }
+}

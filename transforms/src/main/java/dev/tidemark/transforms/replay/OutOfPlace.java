@@ -1,0 +1,145 @@
+package dev.tidemark.transforms.replay;
+
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.watermark.DurationText;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * What in a recording does not fit the event-time settings, noticed line by line by {@link
+ * ExplainReplay}, each said with the value that would fix it: data more out of order than the bound
+ * (and the bound that would have kept every record on time), event times that look like seconds,
+ * event times too far ahead of the clock, and jumps in event time far larger than a window.
+ */
+final class OutOfPlace {
+
+  /**
+   * Event times from here up to {@link #MILLIS_FROM} look like seconds: 2001 to 5138 in seconds.
+   */
+  private static final long SECONDS_FROM = 1_000_000_000L;
+
+  /** 1973-03-03 in milliseconds, 5138 in seconds. */
+  private static final long MILLIS_FROM = 100_000_000_000L;
+
+  /** A jump in event time this many windows long is worth a warning. */
+  private static final long JUMP_IN_WINDOWS = 100;
+
+  private final EventTimeWindowing windowing;
+  private final Duration maxOutOfOrderness;
+  private @Nullable Instant maxEventTime;
+  private @Nullable Instant previousEventTime;
+  private long records;
+  private long notOnTime;
+  private long neededBoundMillis;
+  private long maxBehindMillis;
+  private long inSeconds;
+  private long firstInSeconds;
+  private long tooFarAhead;
+  private @Nullable String firstTooFarAhead;
+  private long jumps;
+  private @Nullable String firstJump;
+
+  OutOfPlace(EventTimeWindowing windowing, Duration maxOutOfOrderness) {
+    this.windowing = windowing;
+    this.maxOutOfOrderness = maxOutOfOrderness;
+  }
+
+  /** A record the replay admitted, at {@code line}, with its event time and window. */
+  void record(long line, Instant eventTime, IntervalWindow window) {
+    records++;
+    long millis = eventTime.getMillis();
+    if (millis >= SECONDS_FROM && millis < MILLIS_FROM && inSeconds++ == 0) {
+      firstInSeconds = line;
+    }
+    if (maxEventTime != null) {
+      // On time while maxEventTime - bound - 1 ms < end, that is while bound >= maxEventTime - end.
+      long needed = maxEventTime.getMillis() - window.end().getMillis();
+      if (needed > maxOutOfOrderness.getMillis()) {
+        notOnTime++;
+      }
+      neededBoundMillis = Math.max(neededBoundMillis, needed);
+      maxBehindMillis = Math.max(maxBehindMillis, maxEventTime.getMillis() - millis);
+    }
+    if (previousEventTime != null
+        && Math.abs(millis - previousEventTime.getMillis())
+            > JUMP_IN_WINDOWS * windowing.size().getMillis()
+        && jumps++ == 0) {
+      firstJump =
+          "line "
+              + line
+              + " jumps from "
+              + previousEventTime
+              + " to "
+              + eventTime
+              + " ("
+              + DurationText.asOption(
+                  new Duration(Math.abs(millis - previousEventTime.getMillis())))
+              + ")";
+    }
+    previousEventTime = eventTime;
+    maxEventTime =
+        maxEventTime == null || eventTime.isAfter(maxEventTime) ? eventTime : maxEventTime;
+  }
+
+  /** A line the replay could not use, with the reason. */
+  void deadLetter(ArrivedLine line, String reason) {
+    // Parsed, yet refused: its event time is too far ahead of the clock.
+    if (line.parsed() != null && tooFarAhead++ == 0) {
+      firstTooFarAhead = "line " + line.position() + ": " + reason;
+    }
+  }
+
+  /** The warnings, at the end of the recording. */
+  List<String> warnings() {
+    List<String> warnings = new ArrayList<>();
+    if (notOnTime > 0) {
+      long seconds = (neededBoundMillis + 999) / 1000;
+      warnings.add(
+          notOnTime
+              + " of "
+              + records
+              + " records met a watermark past their window's end: records arrive up to "
+              + DurationText.asOption(Duration.millis(maxBehindMillis))
+              + " behind the newest one before them, and --maxOutOfOrderness is "
+              + DurationText.asOption(maxOutOfOrderness)
+              + "; --maxOutOfOrderness="
+              + DurationText.asOption(Duration.standardSeconds(seconds))
+              + " would have kept every record on time");
+    }
+    if (inSeconds > 0) {
+      warnings.add(
+          "event times that look like seconds, not milliseconds: "
+              + inSeconds
+              + " (the first on line "
+              + firstInSeconds
+              + "); as milliseconds they fall in January 1970: multiply them by 1000 at the"
+              + " source, or use a field in milliseconds");
+    }
+    if (tooFarAhead > 0) {
+      warnings.add(
+          "records too far ahead of the clock, sent to the dead letters: "
+              + tooFarAhead
+              + " ("
+              + firstTooFarAhead
+              + "); if the clock is right, fix the producer's; if the data is in the future on"
+              + " purpose, raise --maxFutureSkew");
+    }
+    if (jumps > 0) {
+      warnings.add(
+          "jumps in event time of more than "
+              + JUMP_IN_WINDOWS
+              + " windows: "
+              + jumps
+              + " ("
+              + firstJump
+              + "); each jump closes every window before it at once, and records of the old"
+              + " times that follow are late");
+    }
+    return warnings;
+  }
+}
