@@ -35,7 +35,7 @@ public final class ExplainRecording {
   public static int run(Options options, PrintStream out) {
     PerWindowCounts.Settings settings = CountPipeline.settings(options);
     ReplayTimeline timeline = timeline(settings, options.getSource());
-    String title = options.getSource();
+    String title = "--source=" + options.getSource();
     TimelineText.write(timeline, title, settings.windowing(), out);
     if (options.getReport() != null) {
       Path report = Path.of(options.getReport());

@@ -160,13 +160,15 @@ public final class TimelineReport {
               WIDTH,
               HEIGHT));
       bands();
+      points(true);
       watermark();
-      points();
+      points(false);
+      closedMarks();
       axes();
       return svg.append("</svg>\n").toString();
     }
 
-    /** Each window a band over its event times, with a mark where it closed. */
+    /** Each other window a shaded band over its event times. */
     private void bands() {
       int index = 0;
       for (WindowClose window : timeline.windows()) {
@@ -178,6 +180,13 @@ public final class TimelineReport {
         if (index++ % 2 == 0) {
           rect(LEFT, top, WIDTH - LEFT - RIGHT, Math.max(1, bottom - top), BAND);
         }
+      }
+    }
+
+    /** A mark on each window's end where it closed: after which line. */
+    private void closedMarks() {
+      for (WindowClose window : timeline.windows()) {
+        double top = y(window.end().getMillis());
         long closedAfter =
             window.closedAfterLine() == ReplayTimeline.AT_THE_END
                 ? timeline.lines()
@@ -186,7 +195,7 @@ public final class TimelineReport {
         svg.append(
             String.format(
                 Locale.ROOT,
-                "<path d=\"M%.1f %.1f l-5 -7 h10 z\" fill=\"%s\"><title>[%s, %s) closed"
+                "<path d=\"M%.1f %.1f l-7 -10 h14 z\" fill=\"%s\"><title>[%s, %s) closed"
                     + " after line %d</title></path>\n",
                 x,
                 top,
@@ -230,8 +239,12 @@ public final class TimelineReport {
               WATERMARK));
     }
 
-    private void points() {
+    /** The on-time points ({@code onTime}), or all the others, drawn over the watermark. */
+    private void points(boolean onTime) {
       for (Point point : timeline.points()) {
+        if ((point.kind() == Kind.ON_TIME) != onTime) {
+          continue;
+        }
         double x = x(point.line());
         if (point.kind() == Kind.DEAD || point.eventTime() == null) {
           double y = HEIGHT - BOTTOM + 12;

@@ -108,8 +108,8 @@ final class OutOfPlace {
               + " behind the newest one before them, and --maxOutOfOrderness is "
               + DurationText.asOption(maxOutOfOrderness)
               + "; --maxOutOfOrderness="
-              + DurationText.asOption(Duration.standardSeconds(seconds))
-              + " would have kept every record on time");
+              + seconds
+              + "s would have kept every record on time");
     }
     if (inSeconds > 0) {
       warnings.add(
