@@ -7,12 +7,16 @@ import dev.tidemark.transforms.replay.Replay;
 import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.values.PCollectionTuple;
+import org.joda.time.Duration;
 
 /**
  * {@code file:}, {@code generator:} and {@code sample:}: a recording, replayed as a live run with
  * the same arrival order would see it ({@link Replay}).
  */
 final class RecordedSource implements Source {
+
+  /** How often a replay says how far it has got, on stderr. */
+  static final Duration PROGRESS_EVERY = Duration.standardSeconds(5);
 
   private final RecordedLines lines;
   private final double linesPerSecond;
@@ -28,7 +32,8 @@ final class RecordedSource implements Source {
         Replay.of(lines, format)
             .withMaxOutOfOrderness(settings.maxOutOfOrderness())
             .withMaxFutureSkew(settings.maxFutureSkew())
-            .withRate(linesPerSecond));
+            .withRate(linesPerSecond)
+            .withProgressEvery(PROGRESS_EVERY));
   }
 
   @Override

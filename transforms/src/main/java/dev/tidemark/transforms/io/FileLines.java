@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.OptionalLong;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.MatchResult.Metadata;
@@ -69,6 +70,15 @@ public final class FileLines implements RecordedLines {
   @Override
   public String describe() {
     return pattern;
+  }
+
+  @Override
+  public OptionalLong totalBytes() {
+    try {
+      return OptionalLong.of(files().stream().mapToLong(Metadata::sizeBytes).sum());
+    } catch (IOException e) {
+      return OptionalLong.empty();
+    }
   }
 
   /** Reads one file after another; closing it closes the open file. */

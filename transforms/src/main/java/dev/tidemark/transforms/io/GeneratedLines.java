@@ -2,6 +2,7 @@ package dev.tidemark.transforms.io;
 
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -144,6 +145,11 @@ public final class GeneratedLines implements RecordedLines {
         return shape.line("k" + random.nextInt(keys), eventTime, sequence);
       }
     };
+  }
+
+  @Override
+  public OptionalLong totalLines() {
+    return records == 0 ? OptionalLong.empty() : OptionalLong.of(records);
   }
 
   @Override

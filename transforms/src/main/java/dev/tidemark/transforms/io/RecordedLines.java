@@ -3,6 +3,7 @@ package dev.tidemark.transforms.io;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Iterator;
+import java.util.OptionalLong;
 
 /** Lines that can be read again from the start, in the same order: a file, a generated stream. */
 public interface RecordedLines extends Serializable {
@@ -12,4 +13,14 @@ public interface RecordedLines extends Serializable {
 
   /** Where the lines come from, for log lines and errors. */
   String describe();
+
+  /** How many lines there are, when that is known without reading them. */
+  default OptionalLong totalLines() {
+    return OptionalLong.empty();
+  }
+
+  /** How many bytes the lines take, when that is known without reading them. */
+  default OptionalLong totalBytes() {
+    return OptionalLong.empty();
+  }
 }

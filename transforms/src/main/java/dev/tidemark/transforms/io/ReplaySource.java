@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.UUID;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
@@ -65,19 +66,28 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   /** At most this many lines per element; above 1 only at the arrival watermark. */
   private final int maxLinesPerElement;
 
+  /** How often to log progress ({@link ReplayProgress}); zero: never. */
+  private final Duration progressEvery;
+
+  /** Names this source's progress across the readers a runner makes of it. */
+  private final String progressId;
+
   private ReplaySource(
       RecordedLines lines,
       EventFormat format,
       Duration maxOutOfOrderness,
       ClockSkewGuard clockSkewGuard,
       double linesPerSecond,
-      int maxLinesPerElement) {
+      int maxLinesPerElement,
+      Duration progressEvery) {
     this.lines = lines;
     this.format = format;
     this.maxOutOfOrderness = maxOutOfOrderness;
     this.clockSkewGuard = clockSkewGuard;
     this.linesPerSecond = linesPerSecond;
     this.maxLinesPerElement = maxLinesPerElement;
+    this.progressEvery = progressEvery;
+    this.progressId = UUID.randomUUID().toString();
   }
 
   /**
@@ -92,7 +102,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
           "maxOutOfOrderness: " + maxOutOfOrderness + " is not allowed; use zero or more, e.g. 2s");
     }
     return new ReplaySource(
-        lines, format, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, 1);
+        lines, format, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, 1, Duration.ZERO);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second; 0 means as fast as possible. */
@@ -102,7 +112,13 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
           "rate: " + linesPerSecond + " is not allowed; use 0 (no limit) or more lines a second");
     }
     return new ReplaySource(
-        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, maxLinesPerElement);
+        lines,
+        format,
+        maxOutOfOrderness,
+        clockSkewGuard,
+        linesPerSecond,
+        maxLinesPerElement,
+        progressEvery);
   }
 
   /**
@@ -119,7 +135,22 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
           "maxLines: " + maxLines + " is not allowed; use 1 or more");
     }
     return new ReplaySource(
-        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, maxLines);
+        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, maxLines, progressEvery);
+  }
+
+  /**
+   * Logs the replay's progress on {@code tidemark.progress} at most every {@code interval}: lines
+   * read, their share of the recording, the rate and the replay's watermark.
+   */
+  public ReplaySource withProgressEvery(Duration interval) {
+    return new ReplaySource(
+        lines,
+        format,
+        maxOutOfOrderness,
+        clockSkewGuard,
+        linesPerSecond,
+        maxLinesPerElement,
+        interval);
   }
 
   /**
@@ -133,7 +164,8 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         maxOutOfOrderness,
         ClockSkewGuard.allowingFutureSkew(maxFutureSkew),
         linesPerSecond,
-        maxLinesPerElement);
+        maxLinesPerElement,
+        progressEvery);
   }
 
   @Override
@@ -192,6 +224,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   private static final class Reader extends UnboundedReader<List<ArrivedLine>> {
     private final ReplaySource source;
     private @Nullable Iterator<String> iterator;
+    private final @Nullable ReplayProgress progress;
     private long linesRead;
     private @Nullable Instant maxEventTime;
     private boolean exhausted;
@@ -204,6 +237,10 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       this.source = source;
       this.linesRead = position.linesRead;
       this.maxEventTime = position.maxEventTime;
+      this.progress =
+          source.progressEvery.getMillis() > 0
+              ? ReplayProgress.of(source.progressId, source.lines, source.progressEvery)
+              : null;
     }
 
     @Override
@@ -243,6 +280,13 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       if (batch.isEmpty()) {
         exhausted = iterator == null || !iterator.hasNext();
         return false;
+      }
+      if (progress != null) {
+        long chars = 0;
+        for (ArrivedLine line : batch) {
+          chars += line.text().length();
+        }
+        progress.read(linesRead, chars, watermarkBeforeNextLine(Instant.now()));
       }
       current = batch;
       return true;

@@ -47,18 +47,21 @@ public final class Replay implements Serializable {
   private final Duration maxOutOfOrderness;
   private final Duration maxFutureSkew;
   private final double linesPerSecond;
+  private final Duration progressEvery;
 
   private Replay(
       RecordedLines lines,
       EventFormat format,
       Duration maxOutOfOrderness,
       Duration maxFutureSkew,
-      double linesPerSecond) {
+      double linesPerSecond,
+      Duration progressEvery) {
     this.lines = lines;
     this.format = format;
     this.maxOutOfOrderness = maxOutOfOrderness;
     this.maxFutureSkew = maxFutureSkew;
     this.linesPerSecond = linesPerSecond;
+    this.progressEvery = progressEvery;
     // Fails fast on bad settings, before the pipeline runs.
     source();
   }
@@ -68,22 +71,34 @@ public final class Replay implements Serializable {
    * out-of-orderness allowed until {@link #withMaxOutOfOrderness} says otherwise.
    */
   public static Replay of(RecordedLines lines, EventFormat format) {
-    return new Replay(lines, format, Duration.ZERO, ClockSkewGuard.DEFAULT_MAX_FUTURE_SKEW, 0);
+    return new Replay(
+        lines, format, Duration.ZERO, ClockSkewGuard.DEFAULT_MAX_FUTURE_SKEW, 0, Duration.ZERO);
   }
 
   /** How far behind the newest event time a record may arrive and still be on time. */
   public Replay withMaxOutOfOrderness(Duration maxOutOfOrderness) {
-    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond);
+    return new Replay(
+        lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, progressEvery);
   }
 
   /** How far ahead of the wall clock an event time may be before the record is a dead letter. */
   public Replay withMaxFutureSkew(Duration maxFutureSkew) {
-    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond);
+    return new Replay(
+        lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, progressEvery);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second, like a live feed; 0: no limit. */
   public Replay withRate(double linesPerSecond) {
-    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond);
+    return new Replay(
+        lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, progressEvery);
+  }
+
+  /**
+   * Logs the replay's progress at most every {@code interval} on {@code tidemark.progress}: lines
+   * read, their share of the recording, the rate and the replay's watermark. Off by default.
+   */
+  public Replay withProgressEvery(Duration interval) {
+    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, interval);
   }
 
   /**
@@ -156,6 +171,7 @@ public final class Replay implements Serializable {
   private ReplaySource source() {
     return ReplaySource.of(lines, format, maxOutOfOrderness)
         .withMaxFutureSkew(maxFutureSkew)
-        .withRate(linesPerSecond);
+        .withRate(linesPerSecond)
+        .withProgressEvery(progressEvery);
   }
 }
