@@ -22,7 +22,8 @@ class BadConfigurationTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics or join (or --help)",
+        "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics, join or explain (or --help)",
+        "explain a live source | explain --source=socket://localhost:7777 | tidemark: --source: explain replays a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live, so its timing cannot be known in advance",
         "unknown option | count --windowSise=5s | tidemark: --windowSise is not an option; see --help",
         "bad duration | count --windowSize=abc | tidemark: --windowSize: 'abc' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "negative ISO duration | count --allowedLateness=PT-5S | tidemark: --allowedLateness: 'PT-5S' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",

@@ -183,6 +183,33 @@ class KafkaPipelinesIT {
     }
   }
 
+  @Test
+  void aTopicThatDoesNotExistFailsBeforeTheJobStarts() throws Exception {
+    broker.createTopic("exists", 1);
+    CommandLine source =
+        CommandLine.run(
+            "count", "--source=kafka://" + broker.bootstrapServers() + "/no-such-topic");
+    assertThat(source.err, source.exitCode, equalTo(2));
+    assertThat(
+        source.err.strip(),
+        equalTo(
+            "tidemark: --source: topic 'no-such-topic' does not exist on the broker at "
+                + broker.bootstrapServers()
+                + "; create it first (tidemark does not create topics)"));
+    CommandLine sink =
+        CommandLine.run(
+            "count",
+            "--source=kafka://" + broker.bootstrapServers() + "/exists",
+            "--lateSink=kafka://" + broker.bootstrapServers() + "/no-late-topic");
+    assertThat(sink.err, sink.exitCode, equalTo(2));
+    assertThat(
+        sink.err.strip(),
+        equalTo(
+            "tidemark: --lateSink: topic 'no-late-topic' does not exist on the broker at "
+                + broker.bootstrapServers()
+                + "; create it first (tidemark does not create topics)"));
+  }
+
   private static KafkaConsumer<String, String> consumer() {
     Properties config = new Properties();
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());

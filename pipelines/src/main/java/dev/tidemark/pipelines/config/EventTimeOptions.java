@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines.config;
 
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.Locale;
 import org.joda.time.Duration;
 
 /**
@@ -26,7 +27,16 @@ public final class EventTimeOptions {
         Durations.parse("maxOutOfOrderness", maxOutOfOrderness),
         idleTimeout,
         Durations.parse("maxFutureSkew", options.getMaxFutureSkew()),
-        options.getStartFrom());
+        startFrom(options.getStartFrom()));
+  }
+
+  private static String startFrom(String startFrom) {
+    String value = startFrom == null ? "" : startFrom.trim().toLowerCase(Locale.ROOT);
+    if (!value.equals("earliest") && !value.equals("latest")) {
+      throw new ConfigurationException(
+          "--startFrom: '" + startFrom + "' is not a start position; use earliest or latest");
+    }
+    return value;
   }
 
   /**

@@ -11,12 +11,17 @@ public final class RunnerSettings {
    * Makes the run a streaming run. On Flink, keeps Impulse alive when a source starts from it (see
    * {@code ReadSocketLines}), and otherwise lets finished sources shut down, so that a replay ends
    * the job even with checkpointing on (Flink's default then keeps them forever), and does not copy
-   * elements between chained operators. On the DirectRunner, uses {@code --parallelism} as its
-   * target.
+   * elements between chained operators; and checks that a cluster answers at {@code --flinkMaster}
+   * ({@code [local]} and the other bracketed values are embedded). On the DirectRunner, uses {@code
+   * --parallelism} as its target.
    */
   public static void prepare(TidemarkOptions options, boolean sourceStartsFromImpulse) {
     options.setStreaming(true);
     if (options.getRunner() == FlinkRunner.class) {
+      String master = options.getFlinkMaster();
+      if (master != null && !master.startsWith("[")) {
+        FlinkMasterCheck.requireCluster(master);
+      }
       options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
       // Without it the runner copies every element (encode, decode) between chained operators:
       // S5's metrics ran 30 % longer. It assumes no DoFn changes its input, which Beam forbids

@@ -1,13 +1,11 @@
 package dev.tidemark.pipelines.io;
 
-import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
@@ -48,8 +46,7 @@ public final class KafkaSource implements Source {
                 .withKeyDeserializer(StringDeserializer.class)
                 .withValueDeserializer(StringDeserializer.class)
                 .withConsumerConfigUpdates(
-                    Map.of(
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset(settings.startFrom())))
+                    Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, settings.startFrom()))
                 .withTimestampPolicyFactory(
                     IdleAwareTimestampPolicyFactory.<String, String>byEventTime(
                             record -> {
@@ -72,14 +69,5 @@ public final class KafkaSource implements Source {
         .apply(
             "Parse" + name,
             ParseEvents.withPositions(format).withMaxFutureSkew(settings.maxFutureSkew()));
-  }
-
-  private static String offsetReset(String startFrom) {
-    String value = startFrom == null ? "" : startFrom.trim().toLowerCase(Locale.ROOT);
-    if (!value.equals("earliest") && !value.equals("latest")) {
-      throw new ConfigurationException(
-          "--startFrom: '" + startFrom + "' is not a start position; use earliest or latest");
-    }
-    return value;
   }
 }

@@ -1,0 +1,87 @@
+package dev.tidemark.pipelines.io;
+
+import dev.tidemark.pipelines.config.ConfigurationException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Checks, before a job starts, that a Kafka broker answers at a {@code kafka://} address and that
+ * its topic exists, so that a wrong address or a missing topic fails in seconds with one line
+ * instead of minutes later with a stack trace (the Kafka client retries a broker it cannot reach
+ * for as long as it is allowed to). tidemark never creates a topic: a source topic that does not
+ * exist is a mistake to report, and a sink topic created on the fly would get the broker's default
+ * partitions and retention.
+ */
+final class KafkaPreflight {
+
+  /** How long a broker has to answer. */
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private KafkaPreflight() {}
+
+  /**
+   * @throws ConfigurationException naming {@code --option}, the address and what to check
+   */
+  static void requireTopic(String option, KafkaAddress address) {
+    int timeoutMillis = (int) TIMEOUT.toMillis();
+    Map<String, Object> config =
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address.bootstrapServers(),
+            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis,
+            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
+    Admin admin = Admin.create(config);
+    try {
+      admin
+          .describeTopics(List.of(address.topic()))
+          .allTopicNames()
+          .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw unreachable(option, address);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        throw new ConfigurationException(
+            "--"
+                + option
+                + ": topic '"
+                + address.topic()
+                + "' does not exist on the broker at "
+                + address.bootstrapServers()
+                + "; create it first (tidemark does not create topics)");
+      }
+      if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+        throw unreachable(option, address);
+      }
+      throw new ConfigurationException(
+          "--"
+              + option
+              + ": the broker at "
+              + address.bootstrapServers()
+              + " said: "
+              + e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConfigurationException("--" + option + ": interrupted while asking the broker");
+    } finally {
+      admin.close(Duration.ZERO);
+    }
+  }
+
+  private static ConfigurationException unreachable(String option, KafkaAddress address) {
+    return new ConfigurationException(
+        "--"
+            + option
+            + ": no Kafka broker answered at "
+            + address.bootstrapServers()
+            + " within "
+            + TIMEOUT.toSeconds()
+            + " s; check the host and port, that the broker runs, and that its advertised"
+            + " listener is reachable from here");
+  }
+}
