@@ -5,12 +5,14 @@ import dev.tidemark.pipelines.ExplainRecording;
 import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.EmbeddedFlink;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -112,10 +114,14 @@ public final class Tidemark {
       return new Command<>(
           options,
           (parsed, out, err) -> {
-            PipelineResult result = build.apply(parsed).run();
-            PipelineResult.State state = result.waitUntilFinish();
-            err.println(RunSummary.of(result));
-            return state == PipelineResult.State.DONE ? 0 : 1;
+            try {
+              PipelineResult result = build.apply(parsed).run();
+              PipelineResult.State state = result.waitUntilFinish();
+              err.println(RunSummary.of(result));
+              return state == PipelineResult.State.DONE ? 0 : 1;
+            } finally {
+              EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));
+            }
           });
     }
 

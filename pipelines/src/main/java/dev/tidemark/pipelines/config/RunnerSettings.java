@@ -12,8 +12,9 @@ public final class RunnerSettings {
    * {@code ReadSocketLines}), and otherwise lets finished sources shut down, so that a replay ends
    * the job even with checkpointing on (Flink's default then keeps them forever), and does not copy
    * elements between chained operators; and checks that a cluster answers at {@code --flinkMaster}
-   * ({@code [local]} and the other bracketed values are embedded). On the DirectRunner, uses {@code
-   * --parallelism} as its target.
+   * ({@code [local]} and the other bracketed values are embedded); an embedded run listens on the
+   * loopback interface only and leaves no files behind ({@link EmbeddedFlink}). On the
+   * DirectRunner, uses {@code --parallelism} as its target.
    */
   public static void prepare(TidemarkOptions options, boolean sourceStartsFromImpulse) {
     options.setStreaming(true);
@@ -22,6 +23,7 @@ public final class RunnerSettings {
       if (master != null && !master.startsWith("[")) {
         FlinkMasterCheck.requireCluster(master);
       }
+      EmbeddedFlink.configure(options);
       options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
       // Without it the runner copies every element (encode, decode) between chained operators:
       // S5's metrics ran 30 % longer. It assumes no DoFn changes its input, which Beam forbids

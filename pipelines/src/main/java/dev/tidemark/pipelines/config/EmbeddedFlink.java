@@ -1,0 +1,84 @@
+package dev.tidemark.pipelines.config;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+
+/**
+ * The configuration of an embedded Flink run ({@code --flinkMaster=[local]}) when the user gives
+ * none ({@code --flinkConfDir}): everything it listens on is bound to the loopback interface, so a
+ * laptop running {@code count} exposes nothing to its network; and every file it writes (Flink's
+ * RPC jar, BLOB store, shuffle and web upload directories) goes into one directory of the run's
+ * own, deleted when the run ends, however it ends, so a job run from cron does not fill the disk. A
+ * user who wants Flink reachable from elsewhere gives {@code --flinkConfDir} with their own {@code
+ * flink-conf.yaml}.
+ */
+public final class EmbeddedFlink {
+
+  private static final String PREFIX = "tidemark-run-";
+  private static final Set<Path> RUN_DIRECTORIES = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> RUN_DIRECTORIES.forEach(EmbeddedFlink::deleteQuietly),
+                "tidemark-run-directories"));
+  }
+
+  private EmbeddedFlink() {}
+
+  /** Gives an embedded run without a configuration of its own the loopback-only one. */
+  static void configure(FlinkPipelineOptions options) {
+    if (!"[local]".equals(options.getFlinkMaster()) || options.getFlinkConfDir() != null) {
+      return;
+    }
+    try {
+      Path run = Files.createTempDirectory(PREFIX);
+      RUN_DIRECTORIES.add(run);
+      Path files = Files.createDirectory(run.resolve("files"));
+      List<String> config =
+          List.of(
+              "jobmanager.bind-host: 127.0.0.1",
+              "jobmanager.rpc.address: 127.0.0.1",
+              "taskmanager.bind-host: 127.0.0.1",
+              "taskmanager.host: 127.0.0.1",
+              "rest.bind-address: 127.0.0.1",
+              "rest.address: 127.0.0.1",
+              "io.tmp.dirs: " + files,
+              "web.tmpdir: " + files,
+              "blob.storage.directory: " + files);
+      Files.write(run.resolve("flink-conf.yaml"), config, StandardCharsets.UTF_8);
+      options.setFlinkConfDir(run.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("creating the embedded run's directory", e);
+    }
+  }
+
+  /** Deletes the run's directory, if {@link #configure} made one; at the end of a run. */
+  public static void cleanUp(FlinkPipelineOptions options) {
+    String confDir = options.getFlinkConfDir();
+    if (confDir != null) {
+      Path run = Path.of(confDir);
+      if (RUN_DIRECTORIES.remove(run)) {
+        deleteQuietly(run);
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path directory) {
+    try (Stream<Path> paths = Files.walk(directory)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      // Already gone, or going: nothing is left to lose.
+    }
+  }
+}
