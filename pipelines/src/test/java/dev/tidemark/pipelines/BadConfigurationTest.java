@@ -87,7 +87,11 @@ class BadConfigurationTest {
           "--startFrom=earliest",
           "--runner=FlinkRunner",
           "--flinkMaster=[local]",
-          "--parallelism="
+          "--parallelism=",
+          "--checkpointingInterval=-1",
+          "--checkpointingMode=EXACTLY_ONCE",
+          "--numberOfExecutionRetries=-1",
+          "--flinkConfDir=<none>"
         }) {
       assertThat(run.out, containsString(option));
     }

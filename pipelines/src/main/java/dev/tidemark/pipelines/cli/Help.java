@@ -19,7 +19,17 @@ final class Help {
           + "  --flinkMaster=[local]\n"
           + "      [local] for an embedded Flink cluster, or HOST:PORT of a cluster's REST endpoint\n"
           + "  --parallelism=<runner's default>\n"
-          + "      How many parallel instances each step runs\n";
+          + "      How many parallel instances each step runs\n"
+          + "  --checkpointingInterval=-1\n"
+          + "      Flink: milliseconds between checkpoints; -1 for none. With checkpoints, a\n"
+          + "      restarted job resumes Kafka sources from their offsets and keeps window state\n"
+          + "  --checkpointingMode=EXACTLY_ONCE\n"
+          + "      Flink: EXACTLY_ONCE or AT_LEAST_ONCE state; sinks deliver at least once\n"
+          + "  --numberOfExecutionRetries=-1\n"
+          + "      Flink: restarts after a failure before the job fails (-1: Flink's default)\n"
+          + "  --flinkConfDir=<none>\n"
+          + "      Flink: a directory with your own flink-conf.yaml for an embedded run (by\n"
+          + "      default it listens on 127.0.0.1 only and deletes its files at the end)\n";
 
   private Help() {}
 
