@@ -36,10 +36,29 @@ public final class EmbeddedFlink {
 
   private EmbeddedFlink() {}
 
-  /** Gives an embedded run without a configuration of its own the loopback-only one. */
-  static void configure(FlinkPipelineOptions options) {
-    if (!"[local]".equals(options.getFlinkMaster()) || options.getFlinkConfDir() != null) {
+  /**
+   * Gives an embedded run without a configuration of its own the loopback-only one, with Flink's
+   * Web UI and REST API on {@code --webUi}'s port if given (otherwise on a free one).
+   */
+  static void configure(TidemarkOptions options) {
+    if (!"[local]".equals(options.getFlinkMaster())) {
+      if (options.getWebUi() != null) {
+        throw new ConfigurationException(
+            "--webUi: only for an embedded run; a cluster serves its own Web UI at --flinkMaster");
+      }
       return;
+    }
+    if (options.getFlinkConfDir() != null) {
+      if (options.getWebUi() != null) {
+        throw new ConfigurationException(
+            "--webUi: with --flinkConfDir, set rest.port in your flink-conf.yaml instead");
+      }
+      return;
+    }
+    Integer webUi = options.getWebUi();
+    if (webUi != null && (webUi < 1 || webUi > 65535)) {
+      throw new ConfigurationException(
+          "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
     try {
       Path run = Files.createTempDirectory(PREFIX);
@@ -55,7 +74,10 @@ public final class EmbeddedFlink {
               "rest.address: 127.0.0.1",
               "io.tmp.dirs: " + files,
               "web.tmpdir: " + files,
-              "blob.storage.directory: " + files);
+              "blob.storage.directory: " + files,
+              "rest.port: " + (webUi == null ? 0 : webUi),
+              // The Web UI and REST API show metrics a second old, not ten.
+              "metrics.fetcher.update-interval: 1000");
       Files.write(run.resolve("flink-conf.yaml"), config, StandardCharsets.UTF_8);
       options.setFlinkConfDir(run.toString());
     } catch (IOException e) {

@@ -57,4 +57,10 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   String getStartFrom();
 
   void setStartFrom(String value);
+
+  @Description(
+      "Embedded Flink: serve Flink's Web UI and REST API on this port of 127.0.0.1 (e.g. 8081)")
+  Integer getWebUi();
+
+  void setWebUi(Integer value);
 }

@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.io;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.BadRecordException;
@@ -281,6 +282,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         exhausted = iterator == null || !iterator.hasNext();
         return false;
       }
+      reportProgress();
       if (progress != null) {
         long chars = 0;
         for (ArrivedLine line : batch) {
@@ -290,6 +292,20 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       }
       current = batch;
       return true;
+    }
+
+    /** The input's gauges, after each batch ({@link TidemarkMetrics}). */
+    private void reportProgress() {
+      Instant watermark = watermarkBeforeNextLine(Instant.now());
+      String input = source.lines.describe();
+      TidemarkMetrics.watermark(input).set(watermark.getMillis());
+      TidemarkMetrics.activity(input).set(0);
+      TidemarkMetrics.recordsRead(input).set(linesRead);
+      if (maxEventTime != null) {
+        TidemarkMetrics.newestEventTime(input).set(maxEventTime.getMillis());
+        TidemarkMetrics.lag(input)
+            .set(Math.max(0, maxEventTime.getMillis() - watermark.getMillis()));
+      }
     }
 
     /** Whether there is a next line and, for a paced replay, it is due. */

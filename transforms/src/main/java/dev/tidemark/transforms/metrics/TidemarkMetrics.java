@@ -11,8 +11,10 @@ import org.apache.beam.sdk.metrics.Metrics;
  *
  * <p>Counters add up: {@code recordsIn = records counted in final panes + lateRecords +
  * deadLetters}; {@code resultsOut} counts the panes written. Gauges, per input (a Kafka partition
- * such as {@code orders-3}): {@code watermark[input]} in epoch milliseconds and {@code
- * activity[input]} (0 active, 1 idle, 2 empty).
+ * such as {@code orders-3}, or a recording such as {@code /data/orders.json}): {@code
+ * watermark[input]} in epoch milliseconds and {@code activity[input]} (0 active, 1 idle, 2 empty);
+ * for a recording also {@code newestEventTime[input]} (epoch milliseconds), {@code lag[input]}
+ * (milliseconds from the watermark to the newest event time) and {@code recordsRead[input]}.
  */
 public final class TidemarkMetrics {
 
@@ -65,5 +67,20 @@ public final class TidemarkMetrics {
 
   public static Gauge activity(Object input) {
     return Metrics.gauge(NAMESPACE, activityOf(input));
+  }
+
+  /** {@code input}'s newest event time so far, in epoch milliseconds. */
+  public static Gauge newestEventTime(Object input) {
+    return Metrics.gauge(NAMESPACE, "newestEventTime[" + input + "]");
+  }
+
+  /** How far {@code input}'s watermark is behind its newest event time, in milliseconds. */
+  public static Gauge lag(Object input) {
+    return Metrics.gauge(NAMESPACE, "lag[" + input + "]");
+  }
+
+  /** How many records {@code input} has read. */
+  public static Gauge recordsRead(Object input) {
+    return Metrics.gauge(NAMESPACE, "recordsRead[" + input + "]");
   }
 }
