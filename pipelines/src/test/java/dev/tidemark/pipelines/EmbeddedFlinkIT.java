@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.in;
 import static org.hamcrest.Matchers.not;
 
-import dev.tidemark.transforms.testing.ChildJvms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,10 +36,8 @@ class EmbeddedFlinkIT {
   void listensOnLoopbackOnlyAndLeavesNoFiles() throws Exception {
     Path temp = Files.createDirectory(directory.resolve("tmp"));
     Process run =
-        ChildJvms.java(
-                "-Djava.io.tmpdir=" + temp,
-                "-jar",
-                Path.of("target", "tidemark.jar").toAbsolutePath().toString(),
+        TidemarkJar.runWith(
+                List.of("-Djava.io.tmpdir=" + temp),
                 "count",
                 "--source=generator:records=30000,keys=3,rate=5000,seed=2",
                 "--sink=file:" + directory.resolve("results.json"))

@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.equalTo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.io.GeneratedLines;
-import dev.tidemark.transforms.testing.ChildJvms;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,8 +112,6 @@ class FlinkClusterIT {
     List<String> args =
         new ArrayList<>(
             List.of(
-                "-jar",
-                Path.of("target", "tidemark.jar").toAbsolutePath().toString(),
                 "count",
                 "--windowSize=1s",
                 "--allowedLateness=500ms",
@@ -124,7 +121,7 @@ class FlinkClusterIT {
                 "--flinkMaster=" + cluster.master(),
                 "--parallelism=2"));
     args.addAll(List.of(options));
-    return ChildJvms.java(args.toArray(String[]::new)).redirectOutput(log().toFile()).start();
+    return TidemarkJar.run(args.toArray(String[]::new)).redirectOutput(log().toFile()).start();
   }
 
   private void assertEndsWell(Process submit) throws Exception {

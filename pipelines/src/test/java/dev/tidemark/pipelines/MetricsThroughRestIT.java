@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.greaterThan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tidemark.transforms.testing.ChildJvms;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -47,9 +46,7 @@ class MetricsThroughRestIT {
       port = free.getLocalPort();
     }
     Process run =
-        ChildJvms.java(
-                "-jar",
-                Path.of("target", "tidemark.jar").toAbsolutePath().toString(),
+        TidemarkJar.run(
                 "count",
                 "--source=generator:records=100000,keys=3,rate=4000,seed=4",
                 "--webUi=" + port,

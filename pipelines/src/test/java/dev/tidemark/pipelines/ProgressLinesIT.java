@@ -5,7 +5,6 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.startsWith;
 
-import dev.tidemark.transforms.testing.ChildJvms;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,9 +33,7 @@ class ProgressLinesIT {
   void aLongRunReportsItsProgress() throws Exception {
     Path log = directory.resolve("run.log");
     Process run =
-        ChildJvms.java(
-                "-jar",
-                Path.of("target", "tidemark.jar").toAbsolutePath().toString(),
+        TidemarkJar.run(
                 "count",
                 "--source=generator:records=60000,keys=3,rate=5000,seed=3",
                 "--sink=file:" + directory.resolve("results.json"))
