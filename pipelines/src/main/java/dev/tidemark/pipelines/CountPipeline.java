@@ -70,6 +70,7 @@ public final class CountPipeline {
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
   public static Pipeline build(Options options) {
     PerWindowCounts.Settings settings = settings(options);
+    ExplainRecording.writeReportIfAsked(options, settings);
     RunnerSettings.prepare(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(pipeline, settings, json(options.getSumField() != null));

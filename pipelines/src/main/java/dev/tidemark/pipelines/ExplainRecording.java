@@ -1,17 +1,16 @@
 package dev.tidemark.pipelines;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.explain.TimelineReport;
 import dev.tidemark.pipelines.explain.TimelineText;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.beam.sdk.options.Description;
 
 /**
  * {@code explain}: what {@code count} does with a recording, window by window, worked out without
@@ -21,13 +20,8 @@ import org.apache.beam.sdk.options.Description;
  */
 public final class ExplainRecording {
 
-  /** The options of {@code explain}: those of {@code count}, and the report. */
-  public interface Options extends CountPipeline.Options {
-    @Description("Also write the timeline as one self-contained HTML page to this file")
-    String getReport();
-
-    void setReport(String value);
-  }
+  /** The options of {@code explain}: those of {@code count}, {@code --report} among them. */
+  public interface Options extends CountPipeline.Options {}
 
   private ExplainRecording() {}
 
@@ -38,18 +32,47 @@ public final class ExplainRecording {
     String title = "--source=" + options.getSource();
     TimelineText.write(timeline, title, settings.windowing(), out);
     if (options.getReport() != null) {
-      Path report = Path.of(options.getReport());
-      try {
-        Files.writeString(
-            report,
-            TimelineReport.html(timeline, title, settings.windowing()),
-            StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException("writing the report to " + report, e);
-      }
-      out.println("report: " + report.toAbsolutePath());
+      out.println("report: " + writeReport(timeline, title, settings, options.getReport()));
     }
     return 0;
+  }
+
+  /**
+   * For {@code count} and {@code metrics} with {@code --report}: writes the recording's timeline
+   * before the job runs; the job's results are the ones it shows ({@code
+   * ExplainAgreesWithCountTest}).
+   *
+   * @throws ConfigurationException if the source is live
+   */
+  static void writeReportIfAsked(SourceOptions options, PerWindowCounts.Settings settings) {
+    if (options.getReport() == null) {
+      return;
+    }
+    if (settings.source().replay(settings.format(), settings.eventTime()).isEmpty()) {
+      throw new ConfigurationException(
+          "--report: only for a recording (file:PATH, sample: or generator:); '"
+              + options.getSource()
+              + "' is live");
+    }
+    writeReport(
+        timeline(settings, options.getSource()),
+        "--source=" + options.getSource(),
+        settings,
+        options.getReport());
+  }
+
+  private static Path writeReport(
+      ReplayTimeline timeline, String title, PerWindowCounts.Settings settings, String file) {
+    Path report = Path.of(file);
+    try {
+      Files.writeString(
+          report,
+          TimelineReport.html(timeline, title, settings.windowing()),
+          StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ConfigurationException("--report: cannot write " + report + ": " + e.getMessage());
+    }
+    return report.toAbsolutePath();
   }
 
   /** What {@code count} with these options does with its recording. */

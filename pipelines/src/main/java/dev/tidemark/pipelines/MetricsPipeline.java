@@ -64,6 +64,7 @@ public final class MetricsPipeline {
   public static Pipeline build(Options options) {
     String timeZone = timeZone(options.getTimeZone());
     PerWindowCounts.Settings settings = settings(options);
+    ExplainRecording.writeReportIfAsked(options, settings);
     RunnerSettings.prepare(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(pipeline, settings, result -> json(result, timeZone));

@@ -23,6 +23,7 @@ class BadConfigurationTest {
       delimiter = '|',
       value = {
         "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics, join or explain (or --help)",
+        "report of a live source | count --source=socket://localhost:7777 --report=/tmp/r.html | tidemark: --report: only for a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live",
         "explain a live source | explain --source=socket://localhost:7777 | tidemark: --source: explain replays a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live, so its timing cannot be known in advance",
         "unknown option | count --windowSise=5s | tidemark: --windowSise is not an option; see --help",
         "bad duration | count --windowSize=abc | tidemark: --windowSize: 'abc' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",

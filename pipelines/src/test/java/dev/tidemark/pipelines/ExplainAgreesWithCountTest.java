@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItem;
@@ -84,6 +85,37 @@ class ExplainAgreesWithCountTest {
         "panes late within the lateness",
         timeline.panes().stream().filter(pane -> pane.index() > 0).count(),
         greaterThan(20L));
+  }
+
+  @Test
+  void countAndMetricsWriteTheReportOfWhatTheyDo() throws Exception {
+    Path countReport = directory.resolve("count.html");
+    Outputs.Run count =
+        Outputs.run(
+            directory, "count", "count", "--runner=DirectRunner", "--report=" + countReport);
+    assertThat(
+        count.summary(), equalTo("tidemark: 21 records in, 6 results out, 1 late, 2 dead letters"));
+    assertThat(
+        Files.readString(countReport),
+        containsString(
+            "21 lines, windows of 5s, allowed lateness 0s: 4 windows, 6 panes, 1 late,"
+                + " 2 dead letters."));
+    Path metricsReport = directory.resolve("metrics.html");
+    Outputs.Run metrics =
+        Outputs.run(
+            directory, "metrics", "metrics", "--runner=DirectRunner", "--report=" + metricsReport);
+    String html = Files.readString(metricsReport);
+    assertThat(html, containsString("windows of 1s"));
+    assertThat(
+        html,
+        containsString(
+            ", "
+                + metrics.results().size()
+                + " panes, "
+                + metrics.late().size()
+                + " late, "
+                + metrics.dead().size()
+                + " dead letters."));
   }
 
   /**

@@ -17,4 +17,11 @@ public interface SourceOptions extends TidemarkOptions {
   String getSource();
 
   void setSource(String value);
+
+  @Description(
+      "For a recording (file:, generator:, sample:): also write what happens to it, window by"
+          + " window (explain's timeline), as one self-contained HTML page to this file")
+  String getReport();
+
+  void setReport(String value);
 }
