@@ -1,5 +1,6 @@
 package dev.tidemark.pipelines;
 
+import dev.tidemark.stack.FlinkNodes;
 import dev.tidemark.transforms.testing.ChildJvms;
 import dev.tidemark.transforms.testing.LineServer;
 import java.io.IOException;
@@ -13,18 +14,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A real Flink 1.19 standalone session cluster: one JobManager and TaskManagers with 2 slots each,
- * each in its own JVM started from the test classpath on free loopback ports ({@link ChildJvms};
- * Flink's own distribution is not served here, the runner's jars are enough). {@link #close()}
- * stops them all.
+ * A real Flink 1.19 standalone session cluster, configured as the stack's ({@link FlinkNodes}): one
+ * JobManager and TaskManagers with 2 slots each, each in its own JVM started from the test
+ * classpath on free loopback ports ({@link ChildJvms}; Flink's own distribution is not served here,
+ * the runner's jars are enough). {@link #close()} stops them all.
  */
 final class FlinkCluster implements AutoCloseable {
 
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
-  private static final String JOB_MANAGER =
-      "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
-  private static final String TASK_MANAGER =
-      "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
 
   private final ChildJvms jvms;
   private final int restPort;
@@ -50,8 +47,8 @@ final class FlinkCluster implements AutoCloseable {
     try {
       Files.writeString(
           jvms.directory().resolve("flink-conf.yaml"),
-          configuration(restPort, LineServer.freePort()));
-      cluster.launch(JOB_MANAGER, "jobmanager");
+          FlinkNodes.configuration(restPort, LineServer.freePort()));
+      cluster.launch(FlinkNodes.JOB_MANAGER, "jobmanager");
       for (int i = 0; i < taskManagers; i++) {
         cluster.startTaskManager();
       }
@@ -95,7 +92,7 @@ final class FlinkCluster implements AutoCloseable {
 
   /** Starts one more TaskManager, numbered after the others. */
   void startTaskManager() throws IOException {
-    launch(TASK_MANAGER, "taskmanager" + processes.size());
+    launch(FlinkNodes.TASK_MANAGER, "taskmanager" + processes.size());
   }
 
   private void awaitTaskManagers(int count) throws Exception {
@@ -124,37 +121,5 @@ final class FlinkCluster implements AutoCloseable {
       logs.append("\n").append(jvms.tail("taskmanager" + i));
     }
     return logs.toString();
-  }
-
-  private static String configuration(int restPort, int rpcPort) {
-    return String.join(
-        "\n",
-        "jobmanager.rpc.address: localhost",
-        "jobmanager.rpc.port: " + rpcPort,
-        "jobmanager.bind-host: 127.0.0.1",
-        "rest.address: localhost",
-        "rest.bind-address: 127.0.0.1",
-        "rest.port: " + restPort,
-        "taskmanager.bind-host: 127.0.0.1",
-        "taskmanager.host: localhost",
-        "taskmanager.numberOfTaskSlots: 2",
-        "jobmanager.memory.process.size: 1024m",
-        "taskmanager.cpu.cores: 2",
-        "taskmanager.memory.framework.heap.size: 128m",
-        "taskmanager.memory.task.heap.size: 512m",
-        "taskmanager.memory.managed.size: 256m",
-        "taskmanager.memory.framework.off-heap.size: 128m",
-        "taskmanager.memory.task.off-heap.size: 0m",
-        "taskmanager.memory.network.min: 64m",
-        "taskmanager.memory.network.max: 64m",
-        "taskmanager.memory.jvm-metaspace.size: 256m",
-        "taskmanager.memory.jvm-overhead.min: 192m",
-        "taskmanager.memory.jvm-overhead.max: 192m",
-        // The cluster runs on the test classpath, whose Kafka broker jars bring Jackson's Scala
-        // module; loading Jackson from that classpath keeps the job's Jackson the same type.
-        "classloader.parent-first-patterns.additional: com.fasterxml.jackson",
-        "heartbeat.timeout: 10000",
-        "heartbeat.interval: 2000",
-        "");
   }
 }

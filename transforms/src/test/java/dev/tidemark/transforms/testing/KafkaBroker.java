@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.testing;
 
+import dev.tidemark.stack.KafkaNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +19,9 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * A real single-node Kafka broker (KRaft, no ZooKeeper) in its own JVM, started from the test
- * classpath on free loopback ports ({@link ChildJvms}) and stopped by {@link #close()}. Its log is
- * {@code broker.log} in its temporary directory.
+ * A real single-node Kafka broker (KRaft, no ZooKeeper) in its own JVM, configured as the stack's
+ * ({@link KafkaNode}), started from the test classpath on free loopback ports ({@link ChildJvms})
+ * and stopped by {@link #close()}. Its log is {@code broker.log} in its temporary directory.
  */
 public final class KafkaBroker implements AutoCloseable {
 
@@ -44,11 +45,11 @@ public final class KafkaBroker implements AutoCloseable {
       int port = LineServer.freePort();
       int controllerPort = LineServer.freePort();
       Path config = jvms.directory().resolve("server.properties");
-      Files.writeString(config, serverProperties(jvms.directory(), port, controllerPort));
+      Files.writeString(config, KafkaNode.serverProperties(jvms.directory(), port, controllerPort));
       Process format =
           jvms.start(
               LOG,
-              "kafka.tools.StorageTool",
+              KafkaNode.STORAGE_TOOL,
               "format",
               "-t",
               Uuid.randomUuid().toString(),
@@ -59,7 +60,7 @@ public final class KafkaBroker implements AutoCloseable {
       }
       KafkaBroker broker =
           new KafkaBroker(
-              jvms, jvms.start(LOG, "-Xmx512m", "kafka.Kafka", config.toString()), port);
+              jvms, jvms.start(LOG, "-Xmx512m", KafkaNode.BROKER, config.toString()), port);
       broker.awaitReady();
       return broker;
     } catch (Exception e) {
@@ -124,25 +125,5 @@ public final class KafkaBroker implements AutoCloseable {
             AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
             AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
-  }
-
-  private static String serverProperties(Path directory, int port, int controllerPort) {
-    return String.join(
-        "\n",
-        "process.roles=broker,controller",
-        "node.id=1",
-        "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-        "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-        "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
-        "controller.listener.names=CONTROLLER",
-        "inter.broker.listener.name=PLAINTEXT",
-        "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
-        "log.dirs=" + directory.resolve("data"),
-        "offsets.topic.replication.factor=1",
-        "transaction.state.log.replication.factor=1",
-        "transaction.state.log.min.isr=1",
-        "group.initial.rebalance.delay.ms=0",
-        "auto.create.topics.enable=false",
-        "");
   }
 }

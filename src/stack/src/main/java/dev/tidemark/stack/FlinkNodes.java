@@ -1,0 +1,49 @@
+package dev.tidemark.stack;
+
+/**
+ * A Flink 1.19 standalone session cluster on loopback: its {@code flink-conf.yaml} and the main
+ * classes of its JobManager and TaskManagers, each started with {@code --configDir DIR}. Sized for
+ * a 2-core machine: TaskManagers of 2 slots and about 1.3 GB each.
+ */
+public final class FlinkNodes {
+
+  public static final String JOB_MANAGER =
+      "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+  public static final String TASK_MANAGER =
+      "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+
+  private FlinkNodes() {}
+
+  /** The cluster's {@code flink-conf.yaml}: REST (and Web UI) on {@code restPort}. */
+  public static String configuration(int restPort, int rpcPort) {
+    return String.join(
+        "\n",
+        "jobmanager.rpc.address: localhost",
+        "jobmanager.rpc.port: " + rpcPort,
+        "jobmanager.bind-host: 127.0.0.1",
+        "rest.address: localhost",
+        "rest.bind-address: 127.0.0.1",
+        "rest.port: " + restPort,
+        "taskmanager.bind-host: 127.0.0.1",
+        "taskmanager.host: localhost",
+        "taskmanager.numberOfTaskSlots: 2",
+        "jobmanager.memory.process.size: 1024m",
+        "taskmanager.cpu.cores: 2",
+        "taskmanager.memory.framework.heap.size: 128m",
+        "taskmanager.memory.task.heap.size: 512m",
+        "taskmanager.memory.managed.size: 256m",
+        "taskmanager.memory.framework.off-heap.size: 128m",
+        "taskmanager.memory.task.off-heap.size: 0m",
+        "taskmanager.memory.network.min: 64m",
+        "taskmanager.memory.network.max: 64m",
+        "taskmanager.memory.jvm-metaspace.size: 256m",
+        "taskmanager.memory.jvm-overhead.min: 192m",
+        "taskmanager.memory.jvm-overhead.max: 192m",
+        // The cluster's classpath has the Kafka broker's jars, whose Jackson has a Scala module;
+        // loading Jackson from that classpath keeps the job's Jackson the same type.
+        "classloader.parent-first-patterns.additional: com.fasterxml.jackson",
+        "heartbeat.timeout: 10000",
+        "heartbeat.interval: 2000",
+        "");
+  }
+}

@@ -1,0 +1,42 @@
+package dev.tidemark.stack;
+
+import java.nio.file.Path;
+
+/**
+ * A single-node Kafka broker in KRaft mode (its own controller, no ZooKeeper) on loopback: its
+ * configuration and the main classes that format its storage and run it. Topics are never created
+ * on the fly, as in production.
+ */
+public final class KafkaNode {
+
+  /** Formats the broker's storage: {@code format -t CLUSTER_ID -c server.properties}. */
+  public static final String STORAGE_TOOL = "kafka.tools.StorageTool";
+
+  /** Runs the broker: {@code server.properties}. */
+  public static final String BROKER = "kafka.Kafka";
+
+  private KafkaNode() {}
+
+  /**
+   * {@code server.properties} for a broker on {@code port}, with its data under {@code directory}.
+   */
+  public static String serverProperties(Path directory, int port, int controllerPort) {
+    return String.join(
+        "\n",
+        "process.roles=broker,controller",
+        "node.id=1",
+        "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+        "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+        "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+        "controller.listener.names=CONTROLLER",
+        "inter.broker.listener.name=PLAINTEXT",
+        "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+        "log.dirs=" + directory.resolve("data"),
+        "offsets.topic.replication.factor=1",
+        "transaction.state.log.replication.factor=1",
+        "transaction.state.log.min.isr=1",
+        "group.initial.rebalance.delay.ms=0",
+        "auto.create.topics.enable=false",
+        "");
+  }
+}

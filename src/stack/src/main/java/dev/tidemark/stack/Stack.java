@@ -1,0 +1,317 @@
+package dev.tidemark.stack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * A Kafka broker and a Flink session cluster on loopback, for users and for the tests, from the
+ * Maven artifacts alone ({@code src/stack/stack}):
+ *
+ * <pre>
+ * stack start [--dir=DIR] [--kafkaPort=9092] [--flinkPort=8081] [--taskManagers=2]
+ * stack topic NAME PARTITIONS        creates a topic
+ * stack produce TOPIC FILE           sends each line of FILE as a record
+ * stack consume TOPIC [--seconds=10] prints every record, until none came for that long
+ * stack stop [--dir=DIR]
+ * </pre>
+ *
+ * <p>{@code start} runs each node in a JVM of its own that outlives the command, logs in {@code
+ * DIR/*.log}, waits until the broker answers and the TaskManagers have registered, and writes
+ * {@code DIR/stack.properties} (the addresses and process ids) for the other commands. A port of 0
+ * takes a free one. {@code stop} stops the nodes and deletes {@code DIR}.
+ */
+public final class Stack {
+
+  private static final Duration STARTUP = Duration.ofSeconds(120);
+  private static final String STATE = "stack.properties";
+
+  private final Path directory;
+  private final Map<String, String> options;
+
+  private Stack(Map<String, String> options) {
+    this.options = options;
+    this.directory =
+        Path.of(
+            options.getOrDefault(
+                "dir", Path.of(System.getProperty("java.io.tmpdir"), "tidemark-stack").toString()));
+  }
+
+  public static void main(String[] args) throws Exception {
+    // The command's own log: what goes wrong, not every client's start-up. The nodes log to files.
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
+    List<String> words = new ArrayList<>();
+    Map<String, String> options = new HashMap<>();
+    for (String arg : args) {
+      if (arg.startsWith("--") && arg.contains("=")) {
+        options.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+      } else {
+        words.add(arg);
+      }
+    }
+    Stack stack = new Stack(options);
+    String command = words.isEmpty() ? "" : words.get(0);
+    switch (command) {
+      case "start" -> stack.start();
+      case "stop" -> stack.stop();
+      case "topic" -> stack.createTopic(words.get(1), Integer.parseInt(words.get(2)));
+      case "produce" -> stack.produce(words.get(1), Path.of(words.get(2)));
+      case "consume" -> stack.consume(words.get(1));
+      default -> {
+        System.err.println(
+            "usage: stack start|stop|topic NAME PARTITIONS|produce TOPIC FILE|consume TOPIC");
+        System.exit(2);
+      }
+    }
+    System.exit(0);
+  }
+
+  private void start() throws Exception {
+    if (Files.exists(directory.resolve(STATE))) {
+      throw new IllegalStateException(
+          "a stack is already running from " + directory + "; stop it first (stack stop)");
+    }
+    Files.createDirectories(directory);
+    int kafkaPort = port("kafkaPort", 9092);
+    int flinkPort = port("flinkPort", 8081);
+    int taskManagers = Integer.parseInt(options.getOrDefault("taskManagers", "2"));
+    Path serverProperties = directory.resolve("server.properties");
+    Files.writeString(
+        serverProperties, KafkaNode.serverProperties(directory, kafkaPort, port("", 0)));
+    Process format =
+        launch(
+            "kafka-format",
+            KafkaNode.STORAGE_TOOL,
+            "format",
+            "-t",
+            Uuid.randomUuid().toString(),
+            "-c",
+            serverProperties.toString());
+    if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
+      throw new IllegalStateException(
+          "formatting Kafka's storage failed; see " + log("kafka-format"));
+    }
+    List<Process> nodes = new ArrayList<>();
+    nodes.add(launch("kafka", "-Xmx512m", KafkaNode.BROKER, serverProperties.toString()));
+    Files.writeString(
+        directory.resolve("flink-conf.yaml"), FlinkNodes.configuration(flinkPort, port("", 0)));
+    nodes.add(launch("jobmanager", FlinkNodes.JOB_MANAGER, "--configDir", directory.toString()));
+    for (int i = 1; i <= taskManagers; i++) {
+      nodes.add(
+          launch("taskmanager" + i, FlinkNodes.TASK_MANAGER, "--configDir", directory.toString()));
+    }
+    Properties state = new Properties();
+    state.setProperty("kafka", "127.0.0.1:" + kafkaPort);
+    state.setProperty("flink", "localhost:" + flinkPort);
+    state.setProperty(
+        "pids", String.join(",", nodes.stream().map(node -> Long.toString(node.pid())).toList()));
+    try (OutputStream out = Files.newOutputStream(directory.resolve(STATE))) {
+      state.store(out, "tidemark stack");
+    }
+    awaitKafka(state.getProperty("kafka"));
+    awaitTaskManagers(flinkPort, taskManagers);
+    System.out.println("kafka: " + state.getProperty("kafka"));
+    System.out.println(
+        "flink: " + state.getProperty("flink") + " (Web UI: http://localhost:" + flinkPort + ")");
+    System.out.println("logs:  " + directory);
+  }
+
+  private void stop() throws Exception {
+    Properties state = state();
+    List<ProcessHandle> nodes = new ArrayList<>();
+    for (String pid : state.getProperty("pids").split(",")) {
+      ProcessHandle.of(Long.parseLong(pid)).ifPresent(nodes::add);
+    }
+    nodes.forEach(ProcessHandle::destroy);
+    for (ProcessHandle node : nodes) {
+      try {
+        node.onExit().get(20, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        node.destroyForcibly();
+      }
+    }
+    try (Stream<Path> files = Files.walk(directory)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+    System.out.println("stopped " + nodes.size() + " nodes; deleted " + directory);
+  }
+
+  private void createTopic(String topic, int partitions) throws Exception {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka()))) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    System.out.println("topic " + topic + ": " + partitions + " partitions");
+  }
+
+  private void produce(String topic, Path file) throws Exception {
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka(),
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+            ProducerConfig.ACKS_CONFIG, "all");
+    long sent = 0;
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        producer.send(new ProducerRecord<>(topic, line));
+        sent++;
+      }
+      producer.flush();
+    }
+    System.out.println("sent " + sent + " records to " + topic);
+  }
+
+  private void consume(String topic) {
+    long quietMillis =
+        TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("seconds", "10")));
+    Map<String, Object> config =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka(),
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "tidemark-stack-" + Uuid.randomUuid(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest",
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class.getName(),
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class.getName());
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+      consumer.subscribe(List.of(topic));
+      long lastRecord = System.currentTimeMillis();
+      while (System.currentTimeMillis() - lastRecord < quietMillis) {
+        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+          System.out.println(record.value());
+          lastRecord = System.currentTimeMillis();
+        }
+      }
+    }
+  }
+
+  /** Starts {@code java -cp <this classpath> ARGS} on its own, logging to {@code DIR/name.log}. */
+  private Process launch(String name, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log(name).toFile()))
+        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+        .start();
+  }
+
+  private Path log(String name) {
+    return directory.resolve(name + ".log");
+  }
+
+  private void awaitKafka(String bootstrapServers) throws Exception {
+    long deadline = System.nanoTime() + STARTUP.toNanos();
+    Map<String, Object> config =
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2000,
+            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000);
+    while (System.nanoTime() < deadline) {
+      try (Admin admin = Admin.create(config)) {
+        admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
+        return;
+      } catch (Exception notYet) {
+        Thread.sleep(250);
+      }
+    }
+    throw new IllegalStateException("Kafka did not answer in time; see " + log("kafka"));
+  }
+
+  private void awaitTaskManagers(int flinkPort, int count) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + STARTUP.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        String overview =
+            http.send(
+                    HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + flinkPort + "/overview"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body();
+        if (overview.contains("\"taskmanagers\":" + count)) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // The REST endpoint is not up yet.
+      }
+      Thread.sleep(500);
+    }
+    throw new IllegalStateException(
+        "no TaskManager registered in time; see "
+            + log("jobmanager")
+            + " and "
+            + log("taskmanager1"));
+  }
+
+  /**
+   * The port option {@code name}, {@code fallback} when not given; 0 (or no name) takes a free one.
+   */
+  private int port(String name, int fallback) throws IOException {
+    int port = name.isEmpty() ? 0 : Integer.parseInt(options.getOrDefault(name, "" + fallback));
+    if (port != 0) {
+      return port;
+    }
+    try (ServerSocket free = new ServerSocket(0)) {
+      return free.getLocalPort();
+    }
+  }
+
+  private String kafka() {
+    return state().getProperty("kafka");
+  }
+
+  private Properties state() {
+    Properties state = new Properties();
+    try (InputStream in = Files.newInputStream(directory.resolve(STATE))) {
+      state.load(in);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "no stack is running from " + directory + " (stack start)", e);
+    }
+    return state;
+  }
+}
