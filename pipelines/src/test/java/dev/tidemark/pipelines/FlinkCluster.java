@@ -76,6 +76,26 @@ final class FlinkCluster implements AutoCloseable {
         .body();
   }
 
+  /** Cancels every job the cluster runs, as a user does in the Web UI. */
+  void cancelJobs() throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newHttpClient();
+    for (String id : rest("/jobs").split("\"id\":\"")) {
+      if (id.length() >= 32 && id.substring(0, 32).matches("[0-9a-f]{32}")) {
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://127.0.0.1:"
+                            + restPort
+                            + "/jobs/"
+                            + id.substring(0, 32)
+                            + "?mode=cancel"))
+                .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.discarding());
+      }
+    }
+  }
+
   @Override
   public void close() throws IOException {
     jvms.close();

@@ -5,18 +5,14 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.apache.beam.sdk.PipelineResult;
@@ -24,10 +20,6 @@ import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KafkaPipelinesIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static KafkaBroker broker;
 
   @TempDir Path directory;
@@ -138,17 +129,12 @@ class KafkaPipelinesIT {
     broker.createTopic("stats-per-second", 1);
     long base = 1580896327330L;
     List<String> records = new ArrayList<>();
-    Map<String, Long> expected = new TreeMap<>();
-    DateTimeFormatter format =
-        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     for (int i = 0; i < 30; i++) {
       long t = base + i * 150L;
       String op = i % 2 == 0 ? "es_sink" : "kafka_sink";
       records.add("{\"t\":" + t + ",\"st\":\"DIRECT\",\"i\":\"idx\",\"op\":\"" + op + "\"}");
-      long end = t - Math.floorMod(t, 1000L) + 1000;
-      expected.merge(
-          "idx|" + format.format(java.time.Instant.ofEpochMilli(end)) + "|" + op, 1L, Long::sum);
     }
+    Map<String, Long> expected = MetricsRows.expected(records);
     broker.send("stats", 1, records);
 
     MetricsPipeline.Options options =
@@ -161,23 +147,11 @@ class KafkaPipelinesIT {
             .withValidation()
             .as(MetricsPipeline.Options.class);
     PipelineResult running = MetricsPipeline.build(options).run();
-    try (KafkaConsumer<String, String> consumer = consumer()) {
-      consumer.subscribe(List.of("stats-per-second"));
-      Map<String, Long> latest = new TreeMap<>();
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      while (!latest.equals(expected) && System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-          JsonNode row = JSON.readTree(record.value());
-          latest.put(
-              row.get("index_name").asText()
-                  + "|"
-                  + row.get("event_time_log").asText()
-                  + "|"
-                  + row.get("op_type").asText(),
-              row.get("count_result").asLong());
-        }
-      }
-      assertThat(latest, equalTo(expected));
+    try {
+      assertThat(
+          MetricsRows.latest(
+              broker.bootstrapServers(), "stats-per-second", expected, Duration.ofSeconds(120)),
+          equalTo(expected));
     } finally {
       Runners.cancel(running);
     }
@@ -208,16 +182,6 @@ class KafkaPipelinesIT {
             "tidemark: --lateSink: topic 'no-late-topic' does not exist on the broker at "
                 + broker.bootstrapServers()
                 + "; create it first (tidemark does not create topics)"));
-  }
-
-  private static KafkaConsumer<String, String> consumer() {
-    Properties config = new Properties();
-    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-    config.put(ConsumerConfig.GROUP_ID_CONFIG, "tidemark-it");
-    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    return new KafkaConsumer<>(config);
   }
 
   private static Map<String, Long> finalCounts(Path out) {
