@@ -4,6 +4,8 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.io.GeneratedLines;
 import dev.tidemark.transforms.io.LineShape;
 import dev.tidemark.transforms.testing.KafkaBroker;
@@ -13,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,23 +24,19 @@ import org.junit.jupiter.api.io.TempDir;
  * S5 in production shape: {@code metrics} submitted from the shaded jar to a real Flink session
  * cluster (two TaskManagers), reading a real 2-partition topic at {@code --parallelism=4} (more
  * readers than partitions: two of them idle for good) and writing to a results topic. Every
- * window's latest pane, read back from the results topic, has the count the records give.
+ * window's latest pane, read back from the results topic, has the count the records give; and so it
+ * has when the only TaskManager is killed mid-stream and the job restores from its checkpoint.
  */
 class KafkaOnFlinkClusterIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern EVENT_TIME = Pattern.compile("\"t\":(\\d+)");
 
   @TempDir Path directory;
 
   @Test
   void metricsOnTheClusterAtParallelism4CountsEveryWindow() throws Exception {
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(2000)
-        .withKeys(3)
-        .withStep(org.joda.time.Duration.millis(10))
-        .withOutOfOrderness(org.joda.time.Duration.millis(1500))
-        .withShape(LineShape.S5_STATS)
-        .withSeed(9)
-        .open()
-        .forEachRemaining(lines::add);
+    List<String> lines = s5Records(2000, 9);
     Map<String, Long> expected = MetricsRows.expected(lines);
     assertThat("several windows", expected.size(), greaterThan(20));
 
@@ -51,16 +51,7 @@ class KafkaOnFlinkClusterIT {
       broker.send("stats", 0, partitions.get(0));
       broker.send("stats", 1, partitions.get(1));
       Path log = directory.resolve("submit.log");
-      Process submit =
-          TidemarkJar.run(
-                  "metrics",
-                  "--source=kafka://" + broker.bootstrapServers() + "/stats",
-                  "--sink=kafka://" + broker.bootstrapServers() + "/stats-per-second",
-                  "--flinkMaster=" + cluster.master(),
-                  "--parallelism=4",
-                  "--idleTimeout=3s")
-              .redirectOutput(log.toFile())
-              .start();
+      Process submit = submitMetrics(broker, cluster, log, "--parallelism=4");
       try {
         Map<String, Long> latest =
             MetricsRows.latest(
@@ -71,5 +62,99 @@ class KafkaOnFlinkClusterIT {
         submit.destroyForcibly();
       }
     }
+  }
+
+  @Test
+  void metricsFromKafkaToKafkaSurvivesTheLossOfATaskManager() throws Exception {
+    // The second half comes a minute of event time after the first: the first half's last
+    // windows close by the idle rule while the TaskManager is down, as they would in production,
+    // so none of their records may arrive after that.
+    List<String> first = s5Records(1500, 12);
+    List<String> second = new ArrayList<>();
+    for (String line : s5Records(1500, 13)) {
+      Matcher time = EVENT_TIME.matcher(line);
+      time.find();
+      second.add(time.replaceFirst("\"t\":" + (Long.parseLong(time.group(1)) + 60_000)));
+    }
+    List<String> lines = new ArrayList<>(first);
+    lines.addAll(second);
+    Map<String, Long> expected = MetricsRows.expected(lines);
+
+    try (KafkaBroker broker = KafkaBroker.start();
+        FlinkCluster cluster = FlinkCluster.start(1)) {
+      broker.createTopic("stats", 1);
+      broker.createTopic("stats-per-second", 1);
+      broker.send("stats", 0, first);
+      Path log = directory.resolve("submit-tm-loss.log");
+      Process submit =
+          submitMetrics(
+              broker,
+              cluster,
+              log,
+              "--parallelism=2",
+              "--checkpointingInterval=500",
+              "--numberOfExecutionRetries=5",
+              "--executionRetryDelay=1000");
+      try {
+        // (1) Once the first half's windows are out, the only TaskManager dies; a new one comes.
+        MetricsRows.latest(
+            broker.bootstrapServers(),
+            "stats-per-second",
+            MetricsRows.expected(first),
+            Duration.ofMinutes(2));
+        long killed = System.nanoTime();
+        cluster.killTaskManager(1);
+        cluster.startTaskManager();
+        // (2) The second half arrives while the job restores from its last checkpoint.
+        broker.send("stats", 0, second);
+        Map<String, Long> latest =
+            MetricsRows.latest(
+                broker.bootstrapServers(), "stats-per-second", expected, Duration.ofMinutes(2));
+        System.out.printf(
+            "every window's latest pane right %d s after the TaskManager was killed%n",
+            Duration.ofNanos(System.nanoTime() - killed).toSeconds());
+        // (3) Panes written before the failure may repeat; the latest pane of every window is
+        // the count of its records: nothing lost, nothing counted twice.
+        assertThat(Files.readString(log), latest, equalTo(expected));
+        // (4) And the job came back from a checkpoint, with the Kafka offsets it had read.
+        JsonNode job = JSON.readTree(cluster.rest("/jobs/overview")).get("jobs").get(0);
+        JsonNode checkpoints =
+            JSON.readTree(cluster.rest("/jobs/" + job.get("jid").asText() + "/checkpoints"));
+        assertThat(
+            "restored from a checkpoint: " + checkpoints,
+            checkpoints.path("latest").path("restored").has("id"),
+            equalTo(true));
+      } finally {
+        cluster.cancelJobs();
+        submit.destroyForcibly();
+      }
+    }
+  }
+
+  private static List<String> s5Records(int records, long seed) {
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(records)
+        .withKeys(3)
+        .withStep(org.joda.time.Duration.millis(10))
+        .withOutOfOrderness(org.joda.time.Duration.millis(1500))
+        .withShape(LineShape.S5_STATS)
+        .withSeed(seed)
+        .open()
+        .forEachRemaining(lines::add);
+    return lines;
+  }
+
+  private static Process submitMetrics(
+      KafkaBroker broker, FlinkCluster cluster, Path log, String... options) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "metrics",
+                "--source=kafka://" + broker.bootstrapServers() + "/stats",
+                "--sink=kafka://" + broker.bootstrapServers() + "/stats-per-second",
+                "--flinkMaster=" + cluster.master(),
+                "--idleTimeout=3s"));
+    args.addAll(List.of(options));
+    return TidemarkJar.run(args.toArray(String[]::new)).redirectOutput(log.toFile()).start();
   }
 }
