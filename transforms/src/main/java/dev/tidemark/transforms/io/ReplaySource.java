@@ -23,6 +23,7 @@ import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.UnboundedSource;
+import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
@@ -226,6 +227,11 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     private final ReplaySource source;
     private @Nullable Iterator<String> iterator;
     private final @Nullable ReplayProgress progress;
+    private final Gauge watermarkGauge;
+    private final Gauge activityGauge;
+    private final Gauge recordsReadGauge;
+    private final Gauge newestEventTimeGauge;
+    private final Gauge lagGauge;
     private long linesRead;
     private @Nullable Instant maxEventTime;
     private boolean exhausted;
@@ -238,6 +244,12 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       this.source = source;
       this.linesRead = position.linesRead;
       this.maxEventTime = position.maxEventTime;
+      String input = source.lines.describe();
+      this.watermarkGauge = TidemarkMetrics.watermark(input);
+      this.activityGauge = TidemarkMetrics.activity(input);
+      this.recordsReadGauge = TidemarkMetrics.recordsRead(input);
+      this.newestEventTimeGauge = TidemarkMetrics.newestEventTime(input);
+      this.lagGauge = TidemarkMetrics.lag(input);
       this.progress =
           source.progressEvery.getMillis() > 0
               ? ReplayProgress.of(source.progressId, source.lines, source.progressEvery)
@@ -282,29 +294,27 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         exhausted = iterator == null || !iterator.hasNext();
         return false;
       }
-      reportProgress();
+      Instant watermark = watermarkBeforeNextLine(Instant.now());
+      reportGauges(watermark);
       if (progress != null) {
         long chars = 0;
         for (ArrivedLine line : batch) {
           chars += line.text().length();
         }
-        progress.read(linesRead, chars, watermarkBeforeNextLine(Instant.now()));
+        progress.read(linesRead, chars, watermark);
       }
       current = batch;
       return true;
     }
 
     /** The input's gauges, after each batch ({@link TidemarkMetrics}). */
-    private void reportProgress() {
-      Instant watermark = watermarkBeforeNextLine(Instant.now());
-      String input = source.lines.describe();
-      TidemarkMetrics.watermark(input).set(watermark.getMillis());
-      TidemarkMetrics.activity(input).set(0);
-      TidemarkMetrics.recordsRead(input).set(linesRead);
+    private void reportGauges(Instant watermark) {
+      watermarkGauge.set(watermark.getMillis());
+      activityGauge.set(0);
+      recordsReadGauge.set(linesRead);
       if (maxEventTime != null) {
-        TidemarkMetrics.newestEventTime(input).set(maxEventTime.getMillis());
-        TidemarkMetrics.lag(input)
-            .set(Math.max(0, maxEventTime.getMillis() - watermark.getMillis()));
+        newestEventTimeGauge.set(maxEventTime.getMillis());
+        lagGauge.set(Math.max(0, maxEventTime.getMillis() - watermark.getMillis()));
       }
     }
 
