@@ -8,9 +8,9 @@ import org.joda.time.Instant;
 
 /**
  * Turns an {@link ArrivedLine} into the {@link Event} it holds, with what its source knew when it
- * read it, or says why it cannot: the format cannot parse it, or its event time is too far ahead of
- * the wall clock ({@link ClockSkewGuard}). The one parse rule of {@link ParseEvents} and of the
- * replay's windowing.
+ * read it, or says why it cannot: the format cannot parse it, or {@link ClockSkewGuard} refuses its
+ * event time (too far ahead of the wall clock, or before 1973: seconds or a placeholder). The one
+ * parse rule of {@link ParseEvents} and of the replay's windowing.
  */
 public final class ArrivedLineParser implements Serializable {
 
@@ -39,7 +39,7 @@ public final class ArrivedLineParser implements Serializable {
     // parsed again here, for the reason.
     Event parsed = line.parsed() != null ? line.parsed() : format.parse(line.text());
     Event event = parsed.arrivedAs(line);
-    if (clockSkewGuard.isTooFarAhead(event.eventTime(), now)) {
+    if (clockSkewGuard.refuses(event.eventTime(), now)) {
       throw new BadRecordException(clockSkewGuard.reason(event.eventTime(), now));
     }
     return event;

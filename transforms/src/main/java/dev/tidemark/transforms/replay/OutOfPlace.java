@@ -1,6 +1,8 @@
 package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.DurationText;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
@@ -13,18 +15,11 @@ import org.joda.time.Instant;
 /**
  * What in a recording does not fit the event-time settings, noticed line by line by {@link
  * ExplainReplay}, each said with the value that would fix it: data more out of order than the bound
- * (and the bound that would have kept every record on time), event times that look like seconds,
- * event times too far ahead of the clock, and jumps in event time far larger than a window.
+ * (and the bound that would have kept every record on time), event times that look like seconds or
+ * placeholders, event times too far ahead of the clock, and jumps in event time far larger than a
+ * window.
  */
 final class OutOfPlace {
-
-  /**
-   * Event times from here up to {@link #MILLIS_FROM} look like seconds: 2001 to 5138 in seconds.
-   */
-  private static final long SECONDS_FROM = 1_000_000_000L;
-
-  /** 1973-03-03 in milliseconds, 5138 in seconds. */
-  private static final long MILLIS_FROM = 100_000_000_000L;
 
   /** A jump in event time this many windows long is worth a warning. */
   private static final long JUMP_IN_WINDOWS = 100;
@@ -37,8 +32,8 @@ final class OutOfPlace {
   private long notOnTime;
   private long neededBoundMillis;
   private long maxBehindMillis;
-  private long inSeconds;
-  private long firstInSeconds;
+  private long beforeFloor;
+  private @Nullable String firstBeforeFloor;
   private long tooFarAhead;
   private @Nullable String firstTooFarAhead;
   private long jumps;
@@ -53,9 +48,6 @@ final class OutOfPlace {
   void record(long line, Instant eventTime, IntervalWindow window) {
     records++;
     long millis = eventTime.getMillis();
-    if (millis >= SECONDS_FROM && millis < MILLIS_FROM && inSeconds++ == 0) {
-      firstInSeconds = line;
-    }
     if (maxEventTime != null) {
       // On time while maxEventTime - bound - 1 ms < end, that is while bound >= maxEventTime - end.
       long needed = maxEventTime.getMillis() - window.end().getMillis();
@@ -88,8 +80,16 @@ final class OutOfPlace {
 
   /** A line the replay could not use, with the reason. */
   void deadLetter(ArrivedLine line, String reason) {
-    // Parsed, yet refused: its event time is too far ahead of the clock.
-    if (line.parsed() != null && tooFarAhead++ == 0) {
+    Event parsed = line.parsed();
+    if (parsed == null) {
+      return;
+    }
+    // Parsed, yet refused by the clock-skew guard: before its floor, or too far ahead.
+    if (parsed.eventTime().isBefore(ClockSkewGuard.EARLIEST_EVENT_TIME)) {
+      if (beforeFloor++ == 0) {
+        firstBeforeFloor = "line " + line.position() + ": " + reason;
+      }
+    } else if (tooFarAhead++ == 0) {
       firstTooFarAhead = "line " + line.position() + ": " + reason;
     }
   }
@@ -111,14 +111,14 @@ final class OutOfPlace {
               + seconds
               + "s would have kept every record on time");
     }
-    if (inSeconds > 0) {
+    if (beforeFloor > 0) {
       warnings.add(
-          "event times that look like seconds, not milliseconds: "
-              + inSeconds
-              + " (the first on line "
-              + firstInSeconds
-              + "); as milliseconds they fall in January 1970: multiply them by 1000 at the"
-              + " source, or use a field in milliseconds");
+          "event times before 1973, that look like seconds or placeholders, sent to the dead"
+              + " letters: "
+              + beforeFloor
+              + " ("
+              + firstBeforeFloor
+              + ")");
     }
     if (tooFarAhead > 0) {
       warnings.add(

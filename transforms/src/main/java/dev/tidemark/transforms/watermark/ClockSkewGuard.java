@@ -10,10 +10,10 @@ import org.joda.time.Instant;
  * source (files, the generator, sockets, Kafka) and by {@code ParseEvents}.
  *
  * <ul>
- *   <li>A record whose event time is more than {@code maxFutureSkew} ahead of the wall clock is not
- *       admitted ({@link #admit} returns null): the source emits it at its current watermark
- *       without moving the watermark, and {@code ParseEvents} routes it to the dead-letter output
- *       with {@link #reason}. It opens no window.
+ *   <li>A record whose event time is more than {@code maxFutureSkew} ahead of the wall clock, or
+ *       before {@link #EARLIEST_EVENT_TIME}, is not admitted ({@link #admit} returns null): the
+ *       source emits it at its current watermark without moving the watermark, and {@code
+ *       ParseEvents} routes it to the dead-letter output with {@link #reason}. It opens no window.
  *   <li>A watermark never passes the wall clock minus {@code maxOutOfOrderness} ({@link
  *       #capAtClock}), whatever the records say. Beam's {@code
  *       CustomTimestampPolicyWithLimitedDelay} caps at the clock for the same reason; Flink's
@@ -29,6 +29,12 @@ import org.joda.time.Instant;
  * <p>The default, {@link #DEFAULT_MAX_FUTURE_SKEW} (15 minutes), is far beyond the skew of
  * NTP-synchronised hosts and catches the failures this guard is for: a producer whose clock is
  * years off, microseconds read as milliseconds, {@code Long.MAX_VALUE} as a placeholder.
+ *
+ * <p>The floor, {@link #EARLIEST_EVENT_TIME} (1973-03-03, epoch millisecond 100,000,000,000), is
+ * fixed: every event time below it that a stream has shown us was a mistake, not history. It is
+ * seconds read as milliseconds (any time from 1973 to 5138 in seconds falls below it), a zero or a
+ * negative placeholder. Counted as milliseconds, such a record would land in January 1970 as a late
+ * record of a window that closed long ago; as a dead letter it says what is wrong with it.
  */
 public final class ClockSkewGuard implements Serializable {
 
@@ -36,6 +42,9 @@ public final class ClockSkewGuard implements Serializable {
 
   /** How far ahead of the wall clock an event time may be unless configured otherwise. */
   public static final Duration DEFAULT_MAX_FUTURE_SKEW = Duration.standardMinutes(15);
+
+  /** The earliest event time admitted: 1973-03-03T09:46:40Z, epoch millisecond 10^11. */
+  public static final Instant EARLIEST_EVENT_TIME = new Instant(100_000_000_000L);
 
   private final Duration maxFutureSkew;
 
@@ -61,27 +70,34 @@ public final class ClockSkewGuard implements Serializable {
     return maxFutureSkew;
   }
 
-  /** Whether {@code eventTime} is more than {@code maxFutureSkew} ahead of {@code now}. */
-  public boolean isTooFarAhead(Instant eventTime, Instant now) {
-    return eventTime.isAfter(Watermarks.plus(now, maxFutureSkew));
+  /**
+   * Whether {@code eventTime} is refused at {@code now}: more than {@code maxFutureSkew} ahead of
+   * it, or before {@link #EARLIEST_EVENT_TIME}.
+   */
+  public boolean refuses(Instant eventTime, Instant now) {
+    return eventTime.isBefore(EARLIEST_EVENT_TIME)
+        || eventTime.isAfter(Watermarks.plus(now, maxFutureSkew));
   }
 
   /**
    * The event time a source may use for its watermark: {@code eventTime} clamped to Beam's range,
-   * or null when there is none or it is too far ahead of {@code now}.
+   * or null when there is none or the guard {@link #refuses} it.
    */
   public @Nullable Instant admit(@Nullable Instant eventTime, Instant now) {
     if (eventTime == null) {
       return null;
     }
     Instant clamped = Watermarks.clamp(eventTime);
-    return isTooFarAhead(clamped, now) ? null : clamped;
+    return refuses(clamped, now) ? null : clamped;
   }
 
   /**
    * Why a record at {@code eventTime} is a dead letter at {@code now}; for the dead-letter output.
    */
   public String reason(Instant eventTime, Instant now) {
+    if (eventTime.isBefore(EARLIEST_EVENT_TIME)) {
+      return tooEarlyReason(eventTime.getMillis());
+    }
     Duration ahead = new Duration(now, Watermarks.clamp(eventTime));
     return "event time "
         + eventTime.getMillis()
@@ -92,6 +108,18 @@ public final class ClockSkewGuard implements Serializable {
         + "); at most "
         + DurationText.describe(maxFutureSkew)
         + " is accepted (--maxFutureSkew)";
+  }
+
+  private static String tooEarlyReason(long millis) {
+    String before =
+        "event time " + millis + " is before " + EARLIEST_EVENT_TIME + ", the earliest accepted";
+    if (millis >= 1_000_000_000L) {
+      return before
+          + ": it looks like seconds, not milliseconds ("
+          + new Instant(millis * 1000)
+          + " as seconds); multiply it by 1000 at the source, or use a field in milliseconds";
+    }
+    return before + ": a placeholder or a broken clock, not an event time";
   }
 
   /** {@code watermark}, but never later than {@code now - maxOutOfOrderness}. */

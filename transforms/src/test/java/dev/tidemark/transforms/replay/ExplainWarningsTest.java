@@ -74,8 +74,7 @@ class ExplainWarningsTest {
     assertThat(
         timeline.warnings().stream().map(warning -> warning.substring(0, 30)).toList(),
         contains(
-            startsWith("1 of 4 records met a watermark"),
-            startsWith("event times that look like sec"),
+            startsWith("event times before 1973, that "),
             startsWith("records too far ahead of the c"),
             startsWith("jumps in event time of more th")));
   }
@@ -84,7 +83,14 @@ class ExplainWarningsTest {
   void aCleanRecordingHasNoWarnings() throws Exception {
     ReplayTimeline timeline =
         explain(
-            file("a,1000", "b,1500", "a,2100", "a,1900", "b,3000", "a,3100"), Duration.millis(500));
+            file(
+                "a,1600000001000",
+                "b,1600000001500",
+                "a,1600000002100",
+                "a,1600000001900",
+                "b,1600000003000",
+                "a,1600000003100"),
+            Duration.millis(500));
     assertThat(timeline.warnings(), empty());
     assertThat(timeline.late(), empty());
     assertThat(timeline.windows(), hasSize(3));

@@ -174,12 +174,13 @@ class ReplayTest {
 
   @Test
   void speculativeIdleFlush() throws Exception {
-    // (1) A paced replay: two records of [0 s, 5 s), then, a second later, one far ahead that
+    // (1) A paced replay: two records of a 5 s window, then, a second later, one far ahead that
     // closes the window. (2) With an idle flush of 200 ms the window reports EARLY before it
     // closes, then ON_TIME and final with everything.
     EventTimeWindowing windowing =
         EventTimeWindowing.fixed(Duration.standardSeconds(5)).withIdleFlush(Duration.millis(200));
-    RecordedLines recording = lines(List.of("k,1000,1", "k,1500,2", "k,9000,4"));
+    RecordedLines recording =
+        lines(List.of("k,1600000001000,1", "k,1600000001500,2", "k,1600000009000,4"));
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
     PCollectionTuple counted =
         pipeline.apply("Count", Replay.of(recording, CSV).withRate(1.5).countPerWindow(windowing));
@@ -187,9 +188,13 @@ class ReplayTest {
 
     assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));
     List<String> firstWindow =
-        panes.snapshot().stream().filter(pane -> pane.startsWith("k,0 ")).sorted().toList();
-    assertThat(firstWindow.get(0), startsWith("k,0 EARLY#0 "));
-    assertThat(firstWindow, hasItem("k,0 ON_TIME#" + (firstWindow.size() - 1) + " final 2/3"));
+        panes.snapshot().stream()
+            .filter(pane -> pane.startsWith("k,1600000000000 "))
+            .sorted()
+            .toList();
+    assertThat(firstWindow.get(0), startsWith("k,1600000000000 EARLY#0 "));
+    assertThat(
+        firstWindow, hasItem("k,1600000000000 ON_TIME#" + (firstWindow.size() - 1) + " final 2/3"));
   }
 
   private static String describe(WindowResult result) {

@@ -100,7 +100,7 @@ public final class ReplayReference {
           reference.dead.add(line);
           continue;
         }
-        if (guard.isTooFarAhead(event.eventTime(), Instant.now())) {
+        if (guard.refuses(event.eventTime(), Instant.now())) {
           reference.dead.add(line);
           continue;
         }

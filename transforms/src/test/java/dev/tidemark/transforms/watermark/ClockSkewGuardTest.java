@@ -30,7 +30,28 @@ class ClockSkewGuardTest {
   @Test
   void extremeEventTimesAreClampedThenRefused() {
     assertThat(GUARD.admit(new Instant(Long.MAX_VALUE), NOW), nullValue());
-    assertThat(GUARD.admit(new Instant(Long.MIN_VALUE), NOW), equalTo(Watermarks.MIN));
+    assertThat(GUARD.admit(new Instant(Long.MIN_VALUE), NOW), nullValue());
+  }
+
+  @Test
+  void eventTimesBefore1973AreRefusedAsSecondsOrPlaceholders() {
+    // (1) The floor itself is admitted; one millisecond before it is not.
+    assertThat(
+        GUARD.admit(ClockSkewGuard.EARLIEST_EVENT_TIME, NOW),
+        equalTo(ClockSkewGuard.EARLIEST_EVENT_TIME));
+    assertThat(GUARD.admit(ClockSkewGuard.EARLIEST_EVENT_TIME.minus(1), NOW), nullValue());
+    // (2) Seconds are told apart from placeholders, and the reason gives the time they meant.
+    assertThat(
+        GUARD.reason(new Instant(1580896327L), NOW),
+        equalTo(
+            "event time 1580896327 is before 1973-03-03T09:46:40.000Z, the earliest accepted: it"
+                + " looks like seconds, not milliseconds (2020-02-05T09:52:07.000Z as seconds);"
+                + " multiply it by 1000 at the source, or use a field in milliseconds"));
+    assertThat(
+        GUARD.reason(new Instant(-1), NOW),
+        equalTo(
+            "event time -1 is before 1973-03-03T09:46:40.000Z, the earliest accepted: a"
+                + " placeholder or a broken clock, not an event time"));
   }
 
   @Test

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TestPipelineExtension.class)
 class CountPerWindowTest {
 
-  private static final Instant BASE_TIME = new Instant(0);
+  private static final Instant BASE_TIME = new Instant(1_600_000_000_000L);
   private static final Duration WINDOW = Duration.standardSeconds(5);
   private static final Duration ALLOWED_LATENESS = Duration.standardSeconds(30);
   private static final Duration IDLE_FLUSH = Duration.standardSeconds(10);
@@ -178,7 +178,7 @@ class CountPerWindowTest {
                 FIRST_WINDOW.start(),
                 FIRST_WINDOW.end(),
                 pastExpiry,
-                "a,2000"));
+                "a," + BASE_TIME.plus(2000).getMillis()));
     // (3) And the window's final pane, which fired when the watermark jumped past its end and its
     // expiry at once, does not count it.
     PAssert.that(out.get(CountPerWindow.RESULTS))

@@ -24,6 +24,9 @@ final class RandomStream {
 
   private static final String[] KEYS = {"a", "b", "c"};
 
+  /** Where event time starts: a real epoch millisecond, as the clock-skew guard wants. */
+  private static final long START = 1_600_000_000_000L;
+
   final TestStream<String> stream;
   final int inputCount;
   final Set<String> expectedLate = new HashSet<>();
@@ -35,9 +38,9 @@ final class RandomStream {
   RandomStream(long seed, EventTimeWindowing windowing) {
     Random random = new Random(seed);
     TestStream.Builder<String> builder = TestStream.create(StringUtf8Coder.of());
-    Instant watermark = new Instant(0);
+    Instant watermark = new Instant(START);
     builder = builder.advanceWatermarkTo(watermark);
-    long frontier = 0;
+    long frontier = START;
     int sequence = 0;
     int steps = 10 + random.nextInt(15);
     for (int step = 0; step < steps; step++) {
@@ -55,11 +58,11 @@ final class RandomStream {
         long eventTime;
         if (kind < 25) {
           // Far behind: often in a window that has already expired.
-          eventTime = Math.max(0, watermark.getMillis() - random.nextInt(20_000));
+          eventTime = Math.max(START, watermark.getMillis() - random.nextInt(20_000));
         } else {
           // Around the frontier, out of order by up to 3 s.
           frontier += random.nextInt(1500);
-          eventTime = Math.max(0, frontier - random.nextInt(3000));
+          eventTime = Math.max(START, frontier - random.nextInt(3000));
         }
         String key = KEYS[random.nextInt(KEYS.length)];
         String line = key + "," + eventTime + "," + sequence;
