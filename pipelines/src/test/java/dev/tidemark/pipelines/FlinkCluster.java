@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +64,16 @@ final class FlinkCluster implements AutoCloseable {
   /** What {@code --flinkMaster} takes. */
   String master() {
     return "localhost:" + restPort;
+  }
+
+  /**
+   * Submits {@code java -jar tidemark.jar ARGS --flinkMaster=<this cluster>}, its output and errors
+   * to {@code log}; the process runs until the job ends, or until it is destroyed.
+   */
+  Process submit(Path log, String... args) throws IOException {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--flinkMaster=" + master());
+    return TidemarkJar.run(all.toArray(String[]::new)).redirectOutput(log.toFile()).start();
   }
 
   /** The REST API's answer to {@code GET path}. */

@@ -6,8 +6,6 @@ import static org.hamcrest.Matchers.greaterThan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tidemark.transforms.io.GeneratedLines;
-import dev.tidemark.transforms.io.LineShape;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +34,7 @@ class KafkaOnFlinkClusterIT {
 
   @Test
   void metricsOnTheClusterAtParallelism4CountsEveryWindow() throws Exception {
-    List<String> lines = s5Records(2000, 9);
+    List<String> lines = MetricsRows.records(2000, 9);
     Map<String, Long> expected = MetricsRows.expected(lines);
     assertThat("several windows", expected.size(), greaterThan(20));
 
@@ -69,9 +67,9 @@ class KafkaOnFlinkClusterIT {
     // The second half comes a minute of event time after the first: the first half's last
     // windows close by the idle rule while the TaskManager is down, as they would in production,
     // so none of their records may arrive after that.
-    List<String> first = s5Records(1500, 12);
+    List<String> first = MetricsRows.records(1500, 12);
     List<String> second = new ArrayList<>();
-    for (String line : s5Records(1500, 13)) {
+    for (String line : MetricsRows.records(1500, 13)) {
       Matcher time = EVENT_TIME.matcher(line);
       time.find();
       second.add(time.replaceFirst("\"t\":" + (Long.parseLong(time.group(1)) + 60_000)));
@@ -131,19 +129,6 @@ class KafkaOnFlinkClusterIT {
     }
   }
 
-  private static List<String> s5Records(int records, long seed) {
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(records)
-        .withKeys(3)
-        .withStep(org.joda.time.Duration.millis(10))
-        .withOutOfOrderness(org.joda.time.Duration.millis(1500))
-        .withShape(LineShape.S5_STATS)
-        .withSeed(seed)
-        .open()
-        .forEachRemaining(lines::add);
-    return lines;
-  }
-
   private static Process submitMetrics(
       KafkaBroker broker, FlinkCluster cluster, Path log, String... options) throws Exception {
     List<String> args =
@@ -152,9 +137,8 @@ class KafkaOnFlinkClusterIT {
                 "metrics",
                 "--source=kafka://" + broker.bootstrapServers() + "/stats",
                 "--sink=kafka://" + broker.bootstrapServers() + "/stats-per-second",
-                "--flinkMaster=" + cluster.master(),
                 "--idleTimeout=3s"));
     args.addAll(List.of(options));
-    return TidemarkJar.run(args.toArray(String[]::new)).redirectOutput(log.toFile()).start();
+    return cluster.submit(log, args.toArray(String[]::new));
   }
 }

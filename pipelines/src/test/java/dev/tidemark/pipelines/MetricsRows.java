@@ -2,18 +2,20 @@ package dev.tidemark.pipelines;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.io.LineShape;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * {@code metrics}' rows as a consumer of its results topic keeps them: per {@code
@@ -27,6 +29,23 @@ final class MetricsRows {
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
   private MetricsRows() {}
+
+  /**
+   * {@code count} S5 records of 3 (i, op) keys, 10 ms apart in event time and out of order by up to
+   * 1.5 s, the same for the same {@code seed}.
+   */
+  static List<String> records(int count, long seed) {
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(count)
+        .withKeys(3)
+        .withStep(org.joda.time.Duration.millis(10))
+        .withOutOfOrderness(org.joda.time.Duration.millis(1500))
+        .withShape(LineShape.S5_STATS)
+        .withSeed(seed)
+        .open()
+        .forEachRemaining(lines::add);
+    return lines;
+  }
 
   /** Per (i, window end, op), the number of {@code lines}, S5 records, in 1 s windows. */
   static Map<String, Long> expected(List<String> lines) throws IOException {
@@ -52,42 +71,74 @@ final class MetricsRows {
    * or {@code timeout} passes, and returns what it read.
    */
   static Map<String, Long> latest(
-      String bootstrapServers, String topic, Map<String, Long> expected, Duration timeout)
-      throws IOException {
-    Map<String, Long> counts = new TreeMap<>();
-    Map<String, Long> panes = new TreeMap<>();
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers,
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "tidemark-it-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest",
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-            StringDeserializer.class.getName(),
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            StringDeserializer.class.getName());
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-      consumer.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (!counts.equals(expected) && System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-          JsonNode row = JSON.readTree(record.value());
-          String key =
-              row.get("index_name").asText()
-                  + "|"
-                  + row.get("event_time_log").asText()
-                  + "|"
-                  + row.get("op_type").asText();
-          long pane = row.get("pane").asLong();
-          if (pane >= panes.getOrDefault(key, -1L)) {
-            panes.put(key, pane);
-            counts.put(key, row.get("count_result").asLong());
+      String bootstrapServers, String topic, Map<String, Long> expected, Duration timeout) {
+    return read(bootstrapServers, topic, timeout, rows -> rows.counts.equals(expected)).counts;
+  }
+
+  /**
+   * Reads {@code topic} as {@link #latest} does, until also every row of {@code expected} has had
+   * its final pane: every window fired and closed.
+   */
+  static Latest latestFinal(
+      String bootstrapServers, String topic, Map<String, Long> expected, Duration timeout) {
+    return read(
+        bootstrapServers,
+        topic,
+        timeout,
+        rows -> rows.counts.equals(expected) && rows.closed.equals(expected.keySet()));
+  }
+
+  /** The latest pane of each row in {@code rows}, as a file sink wrote them. */
+  static Latest of(List<JsonNode> rows) {
+    Latest latest = new Latest();
+    rows.forEach(latest::add);
+    return latest;
+  }
+
+  private static Latest read(
+      String bootstrapServers, String topic, Duration timeout, Predicate<Latest> done) {
+    Latest latest = new Latest();
+    TopicValues.read(
+        bootstrapServers,
+        topic,
+        timeout,
+        value -> {
+          try {
+            latest.add(JSON.readTree(value));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
           }
+        },
+        () -> done.test(latest));
+    return latest;
+  }
+
+  /**
+   * Per {@code index_name|event_time_log|op_type}: the count of the latest pane, and whether that
+   * pane was final. Panes repeated after a restore are fine; the highest pane wins.
+   */
+  static final class Latest {
+    final Map<String, Long> counts = new TreeMap<>();
+    final Set<String> closed = new TreeSet<>();
+    private final Map<String, Long> panes = new TreeMap<>();
+
+    private void add(JsonNode row) {
+      String key =
+          row.get("index_name").asText()
+              + "|"
+              + row.get("event_time_log").asText()
+              + "|"
+              + row.get("op_type").asText();
+      long pane = row.get("pane").asLong();
+      if (pane >= panes.getOrDefault(key, -1L)) {
+        panes.put(key, pane);
+        counts.put(key, row.get("count_result").asLong());
+        if (row.get("final").asBoolean()) {
+          closed.add(key);
+        } else {
+          closed.remove(key);
         }
       }
     }
-    return counts;
   }
 }

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.testing;
 
 import dev.tidemark.stack.KafkaNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,12 +17,13 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A real single-node Kafka broker (KRaft, no ZooKeeper) in its own JVM, configured as the stack's
  * ({@link KafkaNode}), started from the test classpath on free loopback ports ({@link ChildJvms})
- * and stopped by {@link #close()}. Its log is {@code broker.log} in its temporary directory.
+ * and stopped by {@link #close()}; {@link #stop} and {@link #restart} take it away mid-test and
+ * bring it back with its data. Its log is {@code broker.log} in its temporary directory.
  */
 public final class KafkaBroker implements AutoCloseable {
 
@@ -29,13 +31,15 @@ public final class KafkaBroker implements AutoCloseable {
   private static final String LOG = "broker";
 
   private final ChildJvms jvms;
-  private final Process process;
+  private final Path config;
   private final int port;
+  private Process process;
 
-  private KafkaBroker(ChildJvms jvms, Process process, int port) {
+  private KafkaBroker(ChildJvms jvms, Path config, int port) throws IOException {
     this.jvms = jvms;
-    this.process = process;
+    this.config = config;
     this.port = port;
+    this.process = startBroker();
   }
 
   /** Formats storage, starts the broker and waits until it answers. */
@@ -58,9 +62,7 @@ public final class KafkaBroker implements AutoCloseable {
       if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
         throw new IllegalStateException("formatting Kafka storage failed:\n" + jvms.tail(LOG));
       }
-      KafkaBroker broker =
-          new KafkaBroker(
-              jvms, jvms.start(LOG, "-Xmx512m", KafkaNode.BROKER, config.toString()), port);
+      KafkaBroker broker = new KafkaBroker(jvms, config, port);
       broker.awaitReady();
       return broker;
     } catch (Exception e) {
@@ -84,13 +86,21 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** Sends {@code values} to one partition of {@code topic}, in order, and waits for the acks. */
   public void send(String topic, int partition, List<String> values) throws Exception {
+    sendBytes(
+        topic,
+        partition,
+        values.stream().map(value -> value.getBytes(StandardCharsets.UTF_8)).toList());
+  }
+
+  /** Sends raw {@code values}, which need not be text, as {@link #send} does. */
+  public void sendBytes(String topic, int partition, List<byte[]> values) throws Exception {
     Properties config = new Properties();
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     config.put(ProducerConfig.ACKS_CONFIG, "all");
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
-      for (String value : values) {
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+      for (byte[] value : values) {
         producer
             .send(new ProducerRecord<>(topic, partition, null, value))
             .get(30, TimeUnit.SECONDS);
@@ -98,9 +108,27 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
+  /** Stops the broker as an operator would (SIGTERM, a controlled shutdown); its data stays. */
+  public void stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Starts the stopped broker again, on the same port with the same data, and waits for it. */
+  public void restart() throws Exception {
+    process = startBroker();
+    awaitReady();
+  }
+
   @Override
   public void close() throws IOException {
     jvms.close();
+  }
+
+  private Process startBroker() throws IOException {
+    return jvms.start(LOG, "-Xmx512m", KafkaNode.BROKER, config.toString());
   }
 
   private void awaitReady() throws Exception {
