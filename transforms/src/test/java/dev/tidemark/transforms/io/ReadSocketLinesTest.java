@@ -126,10 +126,10 @@ class ReadSocketLinesTest {
       // (2) The server comes up; the source connects within its backoff and reads the lines.
       server = new LineServer(port);
       server.awaitClient(60, TimeUnit.SECONDS);
-      List<String> lines = List.of("a,1000", "b,2000", "a,7000");
+      List<String> lines = List.of("a,1600000001000", "b,1600000002000", "a,1600000007000");
       server.send(lines);
-      // (3) The server closes: the stream ends. The window of a@7000 fires only because of that:
-      // the idle timeout (10 min) has not passed, and the watermark of 7000 - 1 s closes [0, 5000).
+      // (3) The server closes: the stream ends. The window of a@7 s fires only because of that:
+      // the idle timeout (10 min) has not passed, and the watermark of 7 s - 1 s closes [0 s, 5 s).
       server.close();
       List<String> expected = WindowCounts.expected(lines, WINDOW);
       assertThat(
