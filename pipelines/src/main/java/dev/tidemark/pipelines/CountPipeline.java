@@ -80,7 +80,8 @@ public final class CountPipeline {
   /** The options as typed values, each parsed once. */
   static PerWindowCounts.Settings settings(Options options) {
     EventTimeSettings eventTime =
-        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness());
+        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
+            .withPartitionField(options.getPartitionField());
     return new PerWindowCounts.Settings(
         SourceUri.parse("source", options.getSource(), PipelineInput.COUNT),
         format(options),

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * {@code explain}: what {@code count} does with a recording, window by window, worked out without
@@ -28,13 +29,40 @@ public final class ExplainRecording {
   /** Explains the recording {@code options} name on {@code out}; returns the exit code. */
   public static int run(Options options, PrintStream out) {
     PerWindowCounts.Settings settings = CountPipeline.settings(options);
-    ReplayTimeline timeline = timeline(settings, options.getSource());
+    ReplayTimeline timeline =
+        withParallelismWarning(timeline(settings, options.getSource()), options.getParallelism());
     String title = "--source=" + options.getSource();
     TimelineText.write(timeline, title, settings.windowing(), out);
     if (options.getReport() != null) {
       out.println("report: " + writeReport(timeline, title, settings, options.getReport()));
     }
     return 0;
+  }
+
+  /**
+   * A partitioned recording read at a parallelism above its number of partitions: the readers
+   * without a partition are S5's trap, and the user is told so.
+   */
+  private static ReplayTimeline withParallelismWarning(
+      ReplayTimeline timeline, @Nullable Integer parallelism) {
+    if (!timeline.isPartitioned()
+        || parallelism == null
+        || parallelism <= timeline.partitionCount()) {
+      return timeline;
+    }
+    int partitions = timeline.partitionCount();
+    return timeline.withWarning(
+        "--parallelism="
+            + parallelism
+            + " is more than the "
+            + partitions
+            + " partitions the recording shows: "
+            + (parallelism - partitions)
+            + " of the readers get no partition; a plain Flink Kafka source keeps their watermark"
+            + " at its minimum and no window fires; tidemark lets a reader without a partition"
+            + " follow the others, and --parallelism="
+            + partitions
+            + " does the same work with fewer slots");
   }
 
   /**

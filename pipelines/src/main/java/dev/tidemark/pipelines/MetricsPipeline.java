@@ -74,7 +74,8 @@ public final class MetricsPipeline {
   /** The options as typed values, each parsed once. */
   static PerWindowCounts.Settings settings(Options options) {
     EventTimeSettings eventTime =
-        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness());
+        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
+            .withPartitionField(options.getPartitionField());
     return new PerWindowCounts.Settings(
         SourceUri.parse("source", options.getSource(), PipelineInput.METRICS),
         FORMAT,

@@ -88,6 +88,80 @@ class ExplainAgreesWithCountTest {
   }
 
   @Test
+  void s4WithEveryRecordOnOnePartition() throws Exception {
+    // S4: the test sent every record to partition 7 of a 10-partition topic.
+    List<String> lines = new ArrayList<>();
+    long base = 1_637_800_000_000L;
+    for (int i = 0; i < 60; i++) {
+      long t = base + i * 250L - (i % 4 == 3 ? 700 : 0);
+      lines.add("{\"k\":\"" + (i % 2 == 0 ? "a" : "b") + "\",\"t\":" + t + ",\"partition\":7}");
+    }
+    lines.add("{\"k\":\"a\",\"t\":" + base + ",\"partition\":7}");
+    Path input = write("s4.json", lines);
+    String[] options = {
+      "--source=file:" + input,
+      "--format=json",
+      "--keyField=k",
+      "--timeField=t",
+      "--partitionField=partition",
+      "--maxOutOfOrderness=1s"
+    };
+    ReplayTimeline timeline = agree("DirectRunner", options);
+    // (1) Every window fires, and the one record from the first window after it closed is late.
+    assertThat(timeline.windows().size(), equalTo(3));
+    assertThat(timeline.late().size(), equalTo(1));
+    // (2) explain says the other partitions never had data, and what a reader without one means.
+    assertThat(
+        timeline.warnings(),
+        hasItem(startsWith("partitions that never receive data: 0, 1, 2, 3, 4, 5, 6 (")));
+    List<String> explain = new ArrayList<>(List.of("explain", "--parallelism=10"));
+    explain.addAll(List.of(options));
+    CommandLine printed = CommandLine.run(explain.toArray(String[]::new));
+    assertThat(printed.err, printed.exitCode, equalTo(0));
+    assertThat(
+        printed.out,
+        containsString("! --parallelism=10 is more than the 8 partitions the recording shows: 2"));
+    assertThat(printed.out, containsString("  partition 7: 61 records"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
+  void aPartitionThatLagsHoldsTheWatermarkBack(String runner) throws Exception {
+    // Partition 1's records are 2.5 s behind partition 0's, read in turn (partition 1 first):
+    // live, each partition has its own watermark, so they are on time; read as one stream, late.
+    List<String> lines = new ArrayList<>();
+    long base = 1_637_800_000_000L;
+    for (int i = 0; i < 100; i++) {
+      long t = base + i * 200L;
+      lines.add("{\"k\":\"b\",\"t\":" + (t - 2500) + ",\"p\":1}");
+      lines.add("{\"k\":\"a\",\"t\":" + t + ",\"p\":0}");
+    }
+    Path input = write("lagging.json", lines);
+    String[] asOneStream = {
+      "--source=file:" + input,
+      "--format=json",
+      "--keyField=k",
+      "--timeField=t",
+      "--windowSize=1s",
+      "--maxOutOfOrderness=1s",
+      "--idleTimeout=10s"
+    };
+    List<String> partitioned = new ArrayList<>(List.of(asOneStream));
+    partitioned.add("--partitionField=p");
+    ReplayTimeline timeline = agree(runner, partitioned.toArray(String[]::new));
+    assertThat(timeline.late().size(), equalTo(0));
+    assertThat(timeline.heldBack().size(), equalTo(1));
+    assertThat(timeline.heldBack().get(0).partition(), equalTo("1"));
+    assertThat(
+        "as one stream, partition 1's records are late",
+        ExplainRecording.timeline(
+                PipelineOptionsFactory.fromArgs(asOneStream).as(ExplainRecording.Options.class))
+            .late()
+            .size(),
+        greaterThan(90));
+  }
+
+  @Test
   void countAndMetricsWriteTheReportOfWhatTheyDo() throws Exception {
     Path countReport = directory.resolve("count.html");
     Outputs.Run count =

@@ -37,7 +37,8 @@ class PipelinesOnTestStreamTest {
           Duration.standardSeconds(1),
           Duration.standardSeconds(10),
           Duration.standardMinutes(15),
-          "earliest");
+          "earliest",
+          null);
 
   @Test
   void countOfS1WithALateRecordAndABadOne(TestPipeline pipeline) throws Exception {

@@ -27,7 +27,8 @@ public final class EventTimeOptions {
         Durations.parse("maxOutOfOrderness", maxOutOfOrderness),
         idleTimeout,
         Durations.parse("maxFutureSkew", options.getMaxFutureSkew()),
-        startFrom(options.getStartFrom()));
+        startFrom(options.getStartFrom()),
+        null);
   }
 
   private static String startFrom(String startFrom) {

@@ -19,6 +19,15 @@ public interface SourceOptions extends TidemarkOptions {
   void setSource(String value);
 
   @Description(
+      "For a recording of several partitions (JSON records, e.g. a Kafka topic's, each naming its"
+          + " partition in this field): replay them under one watermark per partition, the"
+          + " lowest of those not quiet for --idleTimeout, as a live run over the topic has it;"
+          + " explain also says which partition held the watermark back, and which never had data")
+  String getPartitionField();
+
+  void setPartitionField(String value);
+
+  @Description(
       "For a recording (file:, generator:, sample:): also write what happens to it, window by"
           + " window (explain's timeline), as one self-contained HTML page to this file")
   String getReport();

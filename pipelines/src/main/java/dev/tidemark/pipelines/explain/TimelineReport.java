@@ -2,9 +2,12 @@ package dev.tidemark.pipelines.explain;
 
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.HeldBack;
 import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.PartitionLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Point;
+import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
 import dev.tidemark.transforms.watermark.DurationText;
 import dev.tidemark.transforms.watermark.Watermarks;
@@ -40,6 +43,9 @@ public final class TimelineReport {
   static final String CLOSED = "#1f3b73";
   static final String BAND = "#e4ecf7";
 
+  /** The dashed watermark lines of a partitioned recording's partitions, in turn. */
+  static final String[] PARTITIONS = {"#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"};
+
   private TimelineReport() {}
 
   /** The page for {@code timeline}, of the recording {@code title}. */
@@ -71,6 +77,7 @@ public final class TimelineReport {
         .append(" dead letters.</p>\n");
     warnings(timeline.warnings(), page);
     page.append(new Plot(timeline).svg());
+    heldBack(timeline, page);
     late(timeline.late(), page);
     deadLetters(timeline.deadLetters(), page);
     return page.append("</body></html>\n").toString();
@@ -80,6 +87,27 @@ public final class TimelineReport {
     page.append("<h2>Warnings (").append(warnings.size()).append(")</h2>\n<ul>");
     for (String warning : warnings) {
       page.append("<li class=\"warning\">").append(escape(warning)).append("</li>");
+    }
+    page.append("</ul>\n");
+  }
+
+  private static void heldBack(ReplayTimeline timeline, StringBuilder page) {
+    if (!timeline.isPartitioned()) {
+      return;
+    }
+    page.append("<h2>Partitions that held the watermark back by a window or more (")
+        .append(timeline.heldBack().size())
+        .append(")</h2>\n<ul>");
+    for (HeldBack held : timeline.heldBack()) {
+      page.append("<li>partition ")
+          .append(escape(held.partition()))
+          .append(", lines ")
+          .append(held.fromLine())
+          .append(" to ")
+          .append(held.toLine())
+          .append(", up to ")
+          .append(DurationText.asOption(held.behindNewest()))
+          .append(" behind the newest partition</li>");
     }
     page.append("</ul>\n");
   }
@@ -161,6 +189,7 @@ public final class TimelineReport {
               HEIGHT));
       bands();
       points(true);
+      partitionWatermarks();
       watermark();
       points(false);
       closedMarks();
@@ -208,19 +237,41 @@ public final class TimelineReport {
 
     /** The watermark each plotted line met, as a step line. */
     private void watermark() {
-      List<Point> byLine =
+      stepLine(
           timeline.points().stream()
-              .filter(point -> isDrawable(point.watermark()))
               .sorted(Comparator.comparingLong(Point::line))
-              .toList();
-      if (byLine.isEmpty()) {
+              .map(point -> new Step(point.line(), point.watermark()))
+              .toList(),
+          WATERMARK,
+          "stroke-width=\"3\"",
+          "watermark met");
+    }
+
+    /** For a partitioned recording, each partition's own watermark, dashed. */
+    private void partitionWatermarks() {
+      if (!timeline.isPartitioned()) {
         return;
       }
+      int index = 0;
+      for (PartitionLine partition : timeline.partitions()) {
+        stepLine(
+            partition.watermark(),
+            PARTITIONS[index++ % PARTITIONS.length],
+            "stroke-width=\"1.5\" stroke-dasharray=\"6 3\"",
+            "partition " + partition.name() + "'s watermark");
+      }
+    }
+
+    /** {@code steps}, in line order, as a step line; times outside Beam's range are left out. */
+    private void stepLine(List<Step> steps, String color, String stroke, String title) {
       StringBuilder path = new StringBuilder();
       double previousY = Double.NaN;
-      for (Point point : byLine) {
-        double x = x(point.line());
-        double y = y(point.watermark().getMillis());
+      for (Step step : steps) {
+        if (!isDrawable(step.watermark())) {
+          continue;
+        }
+        double x = x(step.line());
+        double y = y(step.watermark().getMillis());
         if (path.length() == 0) {
           path.append(String.format(Locale.ROOT, "M%.1f %.1f", x, y));
         } else {
@@ -231,12 +282,16 @@ public final class TimelineReport {
         }
         previousY = y;
       }
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\"/>\n",
-              path,
-              WATERMARK));
+      if (path.length() > 0) {
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<path d=\"%s\" fill=\"none\" stroke=\"%s\" %s><title>%s</title></path>\n",
+                path,
+                color,
+                stroke,
+                escape(title)));
+      }
     }
 
     /** The on-time points ({@code onTime}), or all the others, drawn over the watermark. */
@@ -341,6 +396,38 @@ public final class TimelineReport {
                 HEIGHT - 6,
                 entry[1]));
         x += 30 + entry[1].length() * 7;
+      }
+      partitionLegend();
+    }
+
+    /** The partitions' dashed lines, named in a box at the top left of the plot. */
+    private void partitionLegend() {
+      if (!timeline.isPartitioned()) {
+        return;
+      }
+      List<PartitionLine> partitions = timeline.partitions();
+      int shown = Math.min(partitions.size(), PARTITIONS.length);
+      rect(LEFT + 6, TOP + 4, 230, 8 + 16 * shown, "#ffffff");
+      for (int i = 0; i < shown; i++) {
+        int y = TOP + 16 + 16 * i;
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<path d=\"M%d %d h24\" stroke=\"%s\" stroke-width=\"2\""
+                    + " stroke-dasharray=\"6 3\"/>\n"
+                    + "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n",
+                LEFT + 12,
+                y - 4,
+                PARTITIONS[i],
+                LEFT + 42,
+                y,
+                escape(
+                    "partition "
+                        + partitions.get(i).name()
+                        + "'s watermark"
+                        + (i == shown - 1 && partitions.size() > shown
+                            ? " (+" + (partitions.size() - shown) + " more)"
+                            : ""))));
       }
     }
 

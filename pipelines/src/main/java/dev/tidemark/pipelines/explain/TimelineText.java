@@ -2,8 +2,11 @@ package dev.tidemark.pipelines.explain;
 
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.HeldBack;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
+import dev.tidemark.transforms.replay.ReplayTimeline.PartitionLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
 import dev.tidemark.transforms.watermark.DurationText;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -16,8 +19,9 @@ import org.joda.time.Instant;
 
 /**
  * A {@link ReplayTimeline} as text a person reads top to bottom: each window in the order it
- * closes, with what closed it and each key's panes; the late records, with the watermark they met;
- * the dead letters, with the reason; the warnings; and a summary that adds up to the lines read.
+ * closes, with what closed it and each key's panes; for a partitioned recording, each partition and
+ * when one held the watermark back; the late records, with the watermark they met; the dead
+ * letters, with the reason; the warnings; and a summary that adds up to the lines read.
  */
 public final class TimelineText {
 
@@ -41,6 +45,7 @@ public final class TimelineText {
             + ")");
     out.println();
     windows(timeline, out);
+    partitions(timeline, out);
     late(timeline.late(), out);
     deadLetters(timeline.deadLetters(), out);
     warnings(timeline.warnings(), out);
@@ -90,6 +95,44 @@ public final class TimelineText {
             .append("   ");
       }
       out.println(panes.toString().stripTrailing());
+    }
+    out.println();
+  }
+
+  /** For a partitioned recording: each partition, and when one held the watermark back. */
+  private static void partitions(ReplayTimeline timeline, PrintStream out) {
+    if (!timeline.isPartitioned()) {
+      return;
+    }
+    out.println(
+        "partitions ("
+            + timeline.partitions().size()
+            + "); the watermark is the lowest of those not quiet for --idleTimeout:");
+    for (PartitionLine partition : timeline.partitions()) {
+      List<Step> steps = partition.watermark();
+      out.println(
+          "  partition "
+              + partition.name()
+              + ": "
+              + partition.records()
+              + " records"
+              + (steps.isEmpty()
+                  ? ""
+                  : ", watermark at last " + steps.get(steps.size() - 1).watermark()));
+    }
+    out.println(
+        "held the watermark back by a window or more (" + timeline.heldBack().size() + "):");
+    for (HeldBack held : timeline.heldBack()) {
+      out.println(
+          "  partition "
+              + held.partition()
+              + " from line "
+              + held.fromLine()
+              + " to line "
+              + held.toLine()
+              + ", up to "
+              + DurationText.asOption(held.behindNewest())
+              + " behind the partition with the newest records");
     }
     out.println();
   }

@@ -38,6 +38,7 @@ public final class KafkaSource implements Source {
   @Override
   public PCollectionTuple read(
       Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
+    settings.requireNoPartitionField("a Kafka source reads each partition with its own watermark");
     SerializableFunction<String, @Nullable Instant> eventTimes = format.eventTimes();
     PCollectionTuple decoded =
         pipeline

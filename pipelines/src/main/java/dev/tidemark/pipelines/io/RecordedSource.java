@@ -1,8 +1,11 @@
 package dev.tidemark.pipelines.io;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.RecordedLines;
 import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.JsonEventFormat;
+import dev.tidemark.transforms.parse.JsonFieldText;
 import dev.tidemark.transforms.replay.Replay;
 import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
@@ -28,12 +31,22 @@ final class RecordedSource implements Source {
 
   @Override
   public Optional<Replay> replay(EventFormat format, EventTimeSettings settings) {
-    return Optional.of(
+    Replay replay =
         Replay.of(lines, format)
             .withMaxOutOfOrderness(settings.maxOutOfOrderness())
             .withMaxFutureSkew(settings.maxFutureSkew())
             .withRate(linesPerSecond)
-            .withProgressEvery(PROGRESS_EVERY));
+            .withProgressEvery(PROGRESS_EVERY);
+    String partitionField = settings.partitionField();
+    if (partitionField == null) {
+      return Optional.of(replay);
+    }
+    if (!(format instanceof JsonEventFormat)) {
+      throw new ConfigurationException(
+          "--partitionField: only JSON records have named fields; use --format=json");
+    }
+    return Optional.of(
+        replay.withPartitions(JsonFieldText.of(partitionField), settings.idleTimeout()));
   }
 
   @Override

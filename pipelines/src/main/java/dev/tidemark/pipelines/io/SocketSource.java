@@ -28,6 +28,7 @@ public final class SocketSource implements Source {
   @Override
   public PCollectionTuple read(
       Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
+    settings.requireNoPartitionField("a socket is one input");
     ReadSocketLines socket =
         ReadSocketLines.from(host, port)
             .withEventTime(format.eventTimes())

@@ -6,6 +6,7 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
+import dev.tidemark.transforms.watermark.PartitionedWatermark;
 import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,15 +17,15 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.ListCoder;
-import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -62,34 +63,41 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   private final RecordedLines lines;
   private final EventFormat format;
   private final Duration maxOutOfOrderness;
-  private final ClockSkewGuard clockSkewGuard;
-  private final double linesPerSecond;
+  private ClockSkewGuard clockSkewGuard = ClockSkewGuard.withDefaultSkew();
+  private double linesPerSecond;
 
   /** At most this many lines per element; above 1 only at the arrival watermark. */
-  private final int maxLinesPerElement;
+  private int maxLinesPerElement = 1;
 
   /** How often to log progress ({@link ReplayProgress}); zero: never. */
-  private final Duration progressEvery;
+  private Duration progressEvery = Duration.ZERO;
+
+  /** The partition each line was recorded from; null: one partition. */
+  private @Nullable SerializableFunction<String, String> partitionOf;
+
+  /** When a partition that has fallen this far behind the newest stops holding the watermark. */
+  private Duration idleTimeout = Duration.ZERO;
 
   /** Names this source's progress across the readers a runner makes of it. */
-  private final String progressId;
+  private String progressId = UUID.randomUUID().toString();
 
-  private ReplaySource(
-      RecordedLines lines,
-      EventFormat format,
-      Duration maxOutOfOrderness,
-      ClockSkewGuard clockSkewGuard,
-      double linesPerSecond,
-      int maxLinesPerElement,
-      Duration progressEvery) {
+  private ReplaySource(RecordedLines lines, EventFormat format, Duration maxOutOfOrderness) {
     this.lines = lines;
     this.format = format;
     this.maxOutOfOrderness = maxOutOfOrderness;
-    this.clockSkewGuard = clockSkewGuard;
-    this.linesPerSecond = linesPerSecond;
-    this.maxLinesPerElement = maxLinesPerElement;
-    this.progressEvery = progressEvery;
-    this.progressId = UUID.randomUUID().toString();
+  }
+
+  /** A copy of this source with {@code change} made to it, under a progress name of its own. */
+  private ReplaySource with(Consumer<ReplaySource> change) {
+    ReplaySource copy = new ReplaySource(lines, format, maxOutOfOrderness);
+    copy.clockSkewGuard = clockSkewGuard;
+    copy.linesPerSecond = linesPerSecond;
+    copy.maxLinesPerElement = maxLinesPerElement;
+    copy.progressEvery = progressEvery;
+    copy.partitionOf = partitionOf;
+    copy.idleTimeout = idleTimeout;
+    change.accept(copy);
+    return copy;
   }
 
   /**
@@ -103,8 +111,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       throw new IllegalArgumentException(
           "maxOutOfOrderness: " + maxOutOfOrderness + " is not allowed; use zero or more, e.g. 2s");
     }
-    return new ReplaySource(
-        lines, format, maxOutOfOrderness, ClockSkewGuard.withDefaultSkew(), 0, 1, Duration.ZERO);
+    return new ReplaySource(lines, format, maxOutOfOrderness);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second; 0 means as fast as possible. */
@@ -113,14 +120,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       throw new IllegalArgumentException(
           "rate: " + linesPerSecond + " is not allowed; use 0 (no limit) or more lines a second");
     }
-    return new ReplaySource(
-        lines,
-        format,
-        maxOutOfOrderness,
-        clockSkewGuard,
-        linesPerSecond,
-        maxLinesPerElement,
-        progressEvery);
+    return with(copy -> copy.linesPerSecond = linesPerSecond);
   }
 
   /**
@@ -136,8 +136,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       throw new IllegalArgumentException(
           "maxLines: " + maxLines + " is not allowed; use 1 or more");
     }
-    return new ReplaySource(
-        lines, format, maxOutOfOrderness, clockSkewGuard, linesPerSecond, maxLines, progressEvery);
+    return with(copy -> copy.maxLinesPerElement = maxLines);
   }
 
   /**
@@ -145,14 +144,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
    * read, their share of the recording, the rate and the replay's watermark.
    */
   public ReplaySource withProgressEvery(Duration interval) {
-    return new ReplaySource(
-        lines,
-        format,
-        maxOutOfOrderness,
-        clockSkewGuard,
-        linesPerSecond,
-        maxLinesPerElement,
-        interval);
+    return with(copy -> copy.progressEvery = interval);
   }
 
   /**
@@ -160,14 +152,39 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
    * further ahead is emitted at the current watermark and does not move it.
    */
   public ReplaySource withMaxFutureSkew(Duration maxFutureSkew) {
-    return new ReplaySource(
-        lines,
-        format,
-        maxOutOfOrderness,
-        ClockSkewGuard.allowingFutureSkew(maxFutureSkew),
-        linesPerSecond,
-        maxLinesPerElement,
-        progressEvery);
+    ClockSkewGuard guard = ClockSkewGuard.allowingFutureSkew(maxFutureSkew);
+    return with(copy -> copy.clockSkewGuard = guard);
+  }
+
+  /**
+   * Replays lines recorded from several partitions: {@code partitionOf} says which partition a line
+   * came from, and the watermark is {@link PartitionedWatermark}'s, the lowest of the partitions
+   * that have not fallen more than {@code idleTimeout} behind the newest.
+   */
+  public ReplaySource withPartitions(
+      SerializableFunction<String, String> partitionOf, Duration idleTimeout) {
+    return with(
+        copy -> {
+          copy.partitionOf = partitionOf;
+          copy.idleTimeout = idleTimeout;
+        });
+  }
+
+  /** A new watermark for one pass over the lines, partitioned as this source says. */
+  public PartitionedWatermark newWatermark() {
+    return PartitionedWatermark.of(maxOutOfOrderness, idleTimeout);
+  }
+
+  /** The partition {@code line} was recorded from; the one partition, "", when not partitioned. */
+  public String partitionOf(String line) {
+    if (partitionOf == null) {
+      return "";
+    }
+    try {
+      return partitionOf.apply(line);
+    } catch (RuntimeException e) {
+      return "";
+    }
   }
 
   @Override
@@ -179,7 +196,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   @Override
   public UnboundedReader<List<ArrivedLine>> createReader(
       PipelineOptions options, @Nullable Position checkpoint) throws IOException {
-    return new Reader(this, checkpoint == null ? new Position(0, null) : checkpoint);
+    return new Reader(this, checkpoint == null ? new Position(0) : checkpoint);
   }
 
   @Override
@@ -192,14 +209,15 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     return ListCoder.of(ArrivedLine.Coder.of());
   }
 
-  /** How far a replay has read: lines read, and the newest event time among them. */
+  /**
+   * How far a replay has read: the number of lines. A restored reader reads those lines again for
+   * their event times, so its watermark continues where it stopped.
+   */
   public static final class Position implements UnboundedSource.CheckpointMark {
     private final long linesRead;
-    private final @Nullable Instant maxEventTime;
 
-    Position(long linesRead, @Nullable Instant maxEventTime) {
+    Position(long linesRead) {
       this.linesRead = linesRead;
-      this.maxEventTime = maxEventTime;
     }
 
     @Override
@@ -213,13 +231,11 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     @Override
     public void encode(Position position, OutputStream out) throws IOException {
       VarLongCoder.of().encode(position.linesRead, out);
-      NullableCoder.of(InstantCoder.of()).encode(position.maxEventTime, out);
     }
 
     @Override
     public Position decode(InputStream in) throws IOException {
-      return new Position(
-          VarLongCoder.of().decode(in), NullableCoder.of(InstantCoder.of()).decode(in));
+      return new Position(VarLongCoder.of().decode(in));
     }
   }
 
@@ -232,8 +248,8 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     private final Gauge recordsReadGauge;
     private final Gauge newestEventTimeGauge;
     private final Gauge lagGauge;
+    private final PartitionedWatermark watermark;
     private long linesRead;
-    private @Nullable Instant maxEventTime;
     private boolean exhausted;
     private long startNanos;
     private long emittedSinceStart;
@@ -243,7 +259,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     Reader(ReplaySource source, Position position) {
       this.source = source;
       this.linesRead = position.linesRead;
-      this.maxEventTime = position.maxEventTime;
+      this.watermark = source.newWatermark();
       String input = source.lines.describe();
       this.watermarkGauge = TidemarkMetrics.watermark(input);
       this.activityGauge = TidemarkMetrics.activity(input);
@@ -260,7 +276,9 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     public boolean start() throws IOException {
       Iterator<String> opened = source.lines.open();
       for (long skipped = 0; skipped < linesRead && opened.hasNext(); skipped++) {
-        opened.next();
+        String line = opened.next();
+        @Nullable Event parsed = parseOrNull(line);
+        admit(line, parsed == null ? null : parsed.eventTime(), Instant.now());
       }
       iterator = opened;
       startNanos = System.nanoTime();
@@ -278,15 +296,10 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         Instant arrivalWatermark = watermarkBeforeNextLine(now);
         // Parsed once, here: the event time moves the watermark, and the next step reuses the rest.
         @Nullable Event parsed = parseOrNull(line);
-        @Nullable Instant timestamp =
-            source.clockSkewGuard.admit(parsed == null ? null : parsed.eventTime(), now);
+        @Nullable Instant timestamp = admit(line, parsed == null ? null : parsed.eventTime(), now);
         if (batch.isEmpty()) {
           currentTimestamp =
               timestamp == null || source.maxLinesPerElement > 1 ? arrivalWatermark : timestamp;
-        }
-        if (timestamp != null) {
-          maxEventTime =
-              maxEventTime == null ? timestamp : Watermarks.latest(maxEventTime, timestamp);
         }
         batch.add(new ArrivedLine(line, arrivalWatermark, linesRead, null, parsed));
       }
@@ -307,14 +320,27 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       return true;
     }
 
+    /**
+     * The event time {@code line} moves the watermark with, when the clock-skew guard admits it;
+     * null when it has none, or is refused.
+     */
+    private @Nullable Instant admit(String line, @Nullable Instant eventTime, Instant now) {
+      @Nullable Instant admitted = source.clockSkewGuard.admit(eventTime, now);
+      if (admitted != null) {
+        watermark.observe(source.partitionOf(line), admitted);
+      }
+      return admitted;
+    }
+
     /** The input's gauges, after each batch ({@link TidemarkMetrics}). */
-    private void reportGauges(Instant watermark) {
-      watermarkGauge.set(watermark.getMillis());
+    private void reportGauges(Instant current) {
+      watermarkGauge.set(current.getMillis());
       activityGauge.set(0);
       recordsReadGauge.set(linesRead);
-      if (maxEventTime != null) {
-        newestEventTimeGauge.set(maxEventTime.getMillis());
-        lagGauge.set(Math.max(0, maxEventTime.getMillis() - watermark.getMillis()));
+      @Nullable Instant newest = watermark.newest();
+      if (newest != null) {
+        newestEventTimeGauge.set(newest.getMillis());
+        lagGauge.set(Math.max(0, newest.getMillis() - current.getMillis()));
       }
     }
 
@@ -336,12 +362,9 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     }
 
     private Instant watermarkBeforeNextLine(Instant now) {
-      return maxEventTime == null
+      return watermark.newest() == null
           ? Watermarks.MIN
-          : ClockSkewGuard.capAtClock(
-              Watermarks.behind(maxEventTime, source.maxOutOfOrderness),
-              now,
-              source.maxOutOfOrderness);
+          : ClockSkewGuard.capAtClock(watermark.watermark(), now, source.maxOutOfOrderness);
     }
 
     @Override
@@ -362,7 +385,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
 
     @Override
     public Position getCheckpointMark() {
-      return new Position(linesRead, maxEventTime);
+      return new Position(linesRead);
     }
 
     @Override

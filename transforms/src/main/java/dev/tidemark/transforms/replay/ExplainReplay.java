@@ -6,25 +6,33 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.HeldBack;
 import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
+import dev.tidemark.transforms.replay.ReplayTimeline.PartitionLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Point;
+import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
+import dev.tidemark.transforms.watermark.PartitionedWatermark;
 import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
@@ -51,6 +59,11 @@ final class ExplainReplay {
   private final Replay replay;
   private final EventTimeWindowing windowing;
   private final ArrivedLineParser parser;
+  private final ReplaySource source;
+  private final PartitionedWatermark partitioned;
+  private final Map<String, PartitionTrack> partitions = new LinkedHashMap<>();
+  private final List<HeldBack> heldBack = new ArrayList<>();
+  private @Nullable HeldBack holding;
 
   private final Map<String, Map<Instant, KeyWindow>> keyWindows = new TreeMap<>();
   private final TreeMap<Instant, OpenClose> openWindows = new TreeMap<>();
@@ -70,6 +83,8 @@ final class ExplainReplay {
     this.windowing = windowing;
     this.parser = replay.parser();
     this.outOfPlace = new OutOfPlace(windowing, replay.maxOutOfOrderness());
+    this.source = replay.sourceInBatches(ReplayPanes.LINES_PER_BATCH);
+    this.partitioned = source.newWatermark();
   }
 
   static ReplayTimeline of(Replay replay, EventTimeWindowing windowing) {
@@ -77,7 +92,6 @@ final class ExplainReplay {
   }
 
   private ReplayTimeline walk() {
-    ReplaySource source = replay.sourceInBatches(ReplayPanes.LINES_PER_BATCH);
     try (UnboundedReader<List<ArrivedLine>> reader =
         source.createReader(PipelineOptionsFactory.create(), null)) {
       for (boolean more = reader.start(); more; more = reader.advance()) {
@@ -89,13 +103,23 @@ final class ExplainReplay {
       throw new UncheckedIOException("reading the recording", e);
     }
     closeUpTo(Watermarks.MAX, ReplayTimeline.AT_THE_END);
+    stopHolding();
     List<String> warnings = new ArrayList<>(outOfPlace.warnings());
+    emptyPartitionsWarning().ifPresent(warnings::add);
     if (lateCount > late.size() || deadCount > deadLetters.size()) {
       warnings.add(
           "only the first " + MAX_LISTED + " late records and dead letters each are listed");
     }
     return new ReplayTimeline(
-        lines, closed, panes(), late, deadLetters, points, List.copyOf(warnings));
+        lines,
+        closed,
+        panes(),
+        late,
+        deadLetters,
+        points,
+        partitions.values().stream().map(PartitionTrack::line).toList(),
+        heldBack,
+        List.copyOf(warnings));
   }
 
   private void visit(ArrivedLine line) {
@@ -117,8 +141,10 @@ final class ExplainReplay {
       }
       return;
     }
+    String partition = source.partitionOf(line.text());
+    observe(line.position(), partition, event.eventTime());
     IntervalWindow window = windowing.windowOf(event.eventTime());
-    outOfPlace.record(line.position(), event.eventTime(), window);
+    outOfPlace.record(line.position(), partition, event.eventTime(), window);
     Arrival arrival = Arrival.of(windowing, window, watermark);
     switch (arrival) {
       case EXPIRED -> {
@@ -149,6 +175,79 @@ final class ExplainReplay {
         }
       }
     }
+  }
+
+  /**
+   * Follows the watermark of each partition as the source does, and notes when one partition holds
+   * the overall watermark back by a window or more.
+   */
+  private void observe(long position, String partition, Instant eventTime) {
+    partitioned.observe(partition, eventTime);
+    partitions
+        .computeIfAbsent(partition, PartitionTrack::new)
+        .moved(position, partitioned.watermarkOf(partition));
+    Optional<String> holder = partitioned.holdingBack();
+    Duration behind =
+        holder.isEmpty()
+            ? Duration.ZERO
+            : new Duration(
+                partitioned.watermark(),
+                Watermarks.behind(partitioned.newest(), replay.maxOutOfOrderness()));
+    if (holder.isEmpty() || behind.isShorterThan(windowing.size())) {
+      stopHolding();
+    } else if (holding != null && holding.partition().equals(holder.get())) {
+      holding =
+          new HeldBack(
+              holding.partition(),
+              holding.fromLine(),
+              position,
+              behind.isLongerThan(holding.behindNewest()) ? behind : holding.behindNewest());
+    } else {
+      stopHolding();
+      holding = new HeldBack(holder.get(), position, position, behind);
+    }
+  }
+
+  private void stopHolding() {
+    if (holding != null && heldBack.size() < MAX_LISTED) {
+      heldBack.add(holding);
+    }
+    holding = null;
+  }
+
+  /**
+   * Kafka numbers a topic's partitions from 0: partitions below the highest one seen that never had
+   * a record are empty partitions, which hold a plain Kafka source's watermark back forever.
+   */
+  private Optional<String> emptyPartitionsWarning() {
+    List<Integer> numbers = new ArrayList<>();
+    for (String name : partitions.keySet()) {
+      if (!name.matches("\\d{1,9}")) {
+        return Optional.empty();
+      }
+      numbers.add(Integer.parseInt(name));
+    }
+    if (numbers.isEmpty()) {
+      return Optional.empty();
+    }
+    int highest = numbers.stream().max(Integer::compare).orElseThrow();
+    List<Integer> empty = new ArrayList<>();
+    for (int number = 0; number < highest && empty.size() < 50; number++) {
+      if (!numbers.contains(number)) {
+        empty.add(number);
+      }
+    }
+    if (empty.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "partitions that never receive data: "
+            + empty.stream().map(String::valueOf).collect(Collectors.joining(", "))
+            + " (partitions go up to "
+            + highest
+            + "); a plain Kafka source keeps the watermark at its minimum for them and no"
+            + " window ever fires; tidemark does not wait for a partition that never had a"
+            + " record");
   }
 
   /** Keeps at most {@link #MAX_POINTS} on-time points, thinning them evenly when there are more. */
@@ -227,6 +326,36 @@ final class ExplainReplay {
 
     KeyWindow(IntervalWindow window) {
       this.window = window;
+    }
+  }
+
+  /** A partition's records and watermark steps, thinned evenly beyond {@link #MAX_POINTS}. */
+  private static final class PartitionTrack {
+    final String name;
+    long records;
+    final List<Step> steps = new ArrayList<>();
+    long stride = 1;
+    @Nullable Instant last;
+
+    PartitionTrack(String name) {
+      this.name = name;
+    }
+
+    void moved(long line, Instant watermark) {
+      records++;
+      if (watermark.equals(last) || line % stride != 0) {
+        return;
+      }
+      last = watermark;
+      steps.add(new Step(line, watermark));
+      if (steps.size() > MAX_POINTS) {
+        stride *= 2;
+        steps.removeIf(step -> step.line() % stride != 0);
+      }
+    }
+
+    PartitionLine line() {
+      return new PartitionLine(name, records, List.copyOf(steps));
     }
   }
 

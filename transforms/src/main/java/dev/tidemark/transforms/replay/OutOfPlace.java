@@ -6,7 +6,9 @@ import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.DurationText;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
@@ -26,8 +28,7 @@ final class OutOfPlace {
 
   private final EventTimeWindowing windowing;
   private final Duration maxOutOfOrderness;
-  private @Nullable Instant maxEventTime;
-  private @Nullable Instant previousEventTime;
+  private final Map<String, PartitionTimes> partitions = new HashMap<>();
   private long records;
   private long notOnTime;
   private long neededBoundMillis;
@@ -44,10 +45,17 @@ final class OutOfPlace {
     this.maxOutOfOrderness = maxOutOfOrderness;
   }
 
-  /** A record the replay admitted, at {@code line}, with its event time and window. */
-  void record(long line, Instant eventTime, IntervalWindow window) {
+  /**
+   * A record the replay admitted, at {@code line} of {@code partition}, with its event time and
+   * window. Out-of-orderness and jumps are measured within the record's partition: each partition
+   * has its own watermark.
+   */
+  void record(long line, String partition, Instant eventTime, IntervalWindow window) {
     records++;
     long millis = eventTime.getMillis();
+    PartitionTimes times = partitions.computeIfAbsent(partition, name -> new PartitionTimes());
+    @Nullable Instant maxEventTime = times.maxEventTime;
+    @Nullable Instant previousEventTime = times.previousEventTime;
     if (maxEventTime != null) {
       // On time while maxEventTime - bound - 1 ms < end, that is while bound >= maxEventTime - end.
       long needed = maxEventTime.getMillis() - window.end().getMillis();
@@ -73,8 +81,8 @@ final class OutOfPlace {
                   new Duration(Math.abs(millis - previousEventTime.getMillis())))
               + ")";
     }
-    previousEventTime = eventTime;
-    maxEventTime =
+    times.previousEventTime = eventTime;
+    times.maxEventTime =
         maxEventTime == null || eventTime.isAfter(maxEventTime) ? eventTime : maxEventTime;
   }
 
@@ -105,7 +113,9 @@ final class OutOfPlace {
               + records
               + " records met a watermark past their window's end: records arrive up to "
               + DurationText.asOption(Duration.millis(maxBehindMillis))
-              + " behind the newest one before them, and --maxOutOfOrderness is "
+              + " behind the newest one before them"
+              + (partitions.containsKey("") ? "" : " in their partition")
+              + ", and --maxOutOfOrderness is "
               + DurationText.asOption(maxOutOfOrderness)
               + "; --maxOutOfOrderness="
               + seconds
@@ -141,5 +151,11 @@ final class OutOfPlace {
               + " times that follow are late");
     }
     return warnings;
+  }
+
+  /** The newest and the previous event time of one partition. */
+  private static final class PartitionTimes {
+    @Nullable Instant maxEventTime;
+    @Nullable Instant previousEventTime;
   }
 }

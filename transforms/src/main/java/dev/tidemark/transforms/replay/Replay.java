@@ -11,14 +11,17 @@ import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
@@ -44,26 +47,16 @@ public final class Replay implements Serializable {
 
   private final RecordedLines lines;
   private final EventFormat format;
-  private final Duration maxOutOfOrderness;
-  private final Duration maxFutureSkew;
-  private final double linesPerSecond;
-  private final Duration progressEvery;
+  private Duration maxOutOfOrderness = Duration.ZERO;
+  private Duration maxFutureSkew = ClockSkewGuard.DEFAULT_MAX_FUTURE_SKEW;
+  private double linesPerSecond;
+  private Duration progressEvery = Duration.ZERO;
+  private @Nullable SerializableFunction<String, String> partitionOf;
+  private Duration idleTimeout = Duration.ZERO;
 
-  private Replay(
-      RecordedLines lines,
-      EventFormat format,
-      Duration maxOutOfOrderness,
-      Duration maxFutureSkew,
-      double linesPerSecond,
-      Duration progressEvery) {
+  private Replay(RecordedLines lines, EventFormat format) {
     this.lines = lines;
     this.format = format;
-    this.maxOutOfOrderness = maxOutOfOrderness;
-    this.maxFutureSkew = maxFutureSkew;
-    this.linesPerSecond = linesPerSecond;
-    this.progressEvery = progressEvery;
-    // Fails fast on bad settings, before the pipeline runs.
-    source();
   }
 
   /**
@@ -71,26 +64,22 @@ public final class Replay implements Serializable {
    * out-of-orderness allowed until {@link #withMaxOutOfOrderness} says otherwise.
    */
   public static Replay of(RecordedLines lines, EventFormat format) {
-    return new Replay(
-        lines, format, Duration.ZERO, ClockSkewGuard.DEFAULT_MAX_FUTURE_SKEW, 0, Duration.ZERO);
+    return new Replay(lines, format);
   }
 
   /** How far behind the newest event time a record may arrive and still be on time. */
   public Replay withMaxOutOfOrderness(Duration maxOutOfOrderness) {
-    return new Replay(
-        lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, progressEvery);
+    return with(copy -> copy.maxOutOfOrderness = maxOutOfOrderness);
   }
 
   /** How far ahead of the wall clock an event time may be before the record is a dead letter. */
   public Replay withMaxFutureSkew(Duration maxFutureSkew) {
-    return new Replay(
-        lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, progressEvery);
+    return with(copy -> copy.maxFutureSkew = maxFutureSkew);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second, like a live feed; 0: no limit. */
   public Replay withRate(double linesPerSecond) {
-    return new Replay(
-        lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, progressEvery);
+    return with(copy -> copy.linesPerSecond = linesPerSecond);
   }
 
   /**
@@ -98,7 +87,36 @@ public final class Replay implements Serializable {
    * read, their share of the recording, the rate and the replay's watermark. Off by default.
    */
   public Replay withProgressEvery(Duration interval) {
-    return new Replay(lines, format, maxOutOfOrderness, maxFutureSkew, linesPerSecond, interval);
+    return with(copy -> copy.progressEvery = interval);
+  }
+
+  /**
+   * Replays a recording of several partitions (a Kafka topic's, say) under the watermark a live run
+   * over them has ({@link dev.tidemark.transforms.watermark.PartitionedWatermark}): {@code
+   * partitionOf} names the partition of each line; a partition that has fallen more than {@code
+   * idleTimeout} behind the newest event time stops holding the watermark back.
+   */
+  public Replay withPartitions(
+      SerializableFunction<String, String> partitionOf, Duration idleTimeout) {
+    return with(
+        copy -> {
+          copy.partitionOf = partitionOf;
+          copy.idleTimeout = idleTimeout;
+        });
+  }
+
+  /** A copy with {@code change} made to it; checks the settings at once, before any pipeline. */
+  private Replay with(Consumer<Replay> change) {
+    Replay copy = new Replay(lines, format);
+    copy.maxOutOfOrderness = maxOutOfOrderness;
+    copy.maxFutureSkew = maxFutureSkew;
+    copy.linesPerSecond = linesPerSecond;
+    copy.progressEvery = progressEvery;
+    copy.partitionOf = partitionOf;
+    copy.idleTimeout = idleTimeout;
+    change.accept(copy);
+    copy.source();
+    return copy;
   }
 
   /**
@@ -169,9 +187,11 @@ public final class Replay implements Serializable {
   }
 
   private ReplaySource source() {
-    return ReplaySource.of(lines, format, maxOutOfOrderness)
-        .withMaxFutureSkew(maxFutureSkew)
-        .withRate(linesPerSecond)
-        .withProgressEvery(progressEvery);
+    ReplaySource source =
+        ReplaySource.of(lines, format, maxOutOfOrderness)
+            .withMaxFutureSkew(maxFutureSkew)
+            .withRate(linesPerSecond)
+            .withProgressEvery(progressEvery);
+    return partitionOf == null ? source : source.withPartitions(partitionOf, idleTimeout);
   }
 }

@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.replay;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -17,6 +18,9 @@ import org.joda.time.Instant;
  * @param late the records whose window had expired at the watermark they met
  * @param deadLetters the lines that could not be used, with the reason
  * @param points lines to plot, every line or an even sample of them, with all late and dead ones
+ * @param partitions each partition the lines came from, in the order first seen, with its watermark
+ *     line by line; one, named "", for a recording that is not partitioned
+ * @param heldBack when one partition held the overall watermark back by a window or more
  * @param warnings settings the recording does not fit, each with the value that would fix it
  */
 public record ReplayTimeline(
@@ -26,10 +30,40 @@ public record ReplayTimeline(
     List<LateLine> late,
     List<DeadLine> deadLetters,
     List<Point> points,
+    List<PartitionLine> partitions,
+    List<HeldBack> heldBack,
     List<String> warnings) {
 
   /** {@link WindowClose#closedAfterLine} of a window closed by the end of the recording. */
   public static final long AT_THE_END = -1;
+
+  /** Whether the recording was replayed as several partitions ({@code Replay#withPartitions}). */
+  public boolean isPartitioned() {
+    return partitions.size() > 1 || (partitions.size() == 1 && !partitions.get(0).name().isEmpty());
+  }
+
+  /**
+   * How many partitions the recording's topic has at least: one more than the highest partition
+   * number seen when every name is a number (Kafka numbers them from 0), else the names seen.
+   */
+  public int partitionCount() {
+    int highest = -1;
+    for (PartitionLine partition : partitions) {
+      if (!partition.name().matches("\\d{1,9}")) {
+        return partitions.size();
+      }
+      highest = Math.max(highest, Integer.parseInt(partition.name()));
+    }
+    return highest + 1;
+  }
+
+  /** The same timeline, with one more warning. */
+  public ReplayTimeline withWarning(String warning) {
+    List<String> more = new ArrayList<>(warnings);
+    more.add(warning);
+    return new ReplayTimeline(
+        lines, windows, panes, late, deadLetters, points, partitions, heldBack, List.copyOf(more));
+  }
 
   /**
    * When a window closed: after which line (whose event time moved the watermark to its end or
@@ -74,6 +108,22 @@ public record ReplayTimeline(
    * and what it was.
    */
   public record Point(long line, @Nullable Instant eventTime, Instant watermark, Kind kind) {}
+
+  /**
+   * A partition of the recording: how many records it had (admitted ones, that moved its
+   * watermark), and its watermark after each line that moved it (sampled evenly on long
+   * recordings).
+   */
+  public record PartitionLine(String name, long records, List<Step> watermark) {}
+
+  /** The watermark after line {@code line}. */
+  public record Step(long line, Instant watermark) {}
+
+  /**
+   * Partition {@code partition} held the overall watermark back from line {@code fromLine} to line
+   * {@code toLine}, at most {@code behindNewest} behind the watermark of the newest partition.
+   */
+  public record HeldBack(String partition, long fromLine, long toLine, Duration behindNewest) {}
 
   /** What a plotted line was. */
   public enum Kind {

@@ -23,6 +23,7 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.InMemoryLines;
 import dev.tidemark.transforms.testing.ReplayReference;
 import dev.tidemark.transforms.testing.ReplayReference.Recording;
 import dev.tidemark.transforms.testing.Runners;
@@ -30,7 +31,6 @@ import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
@@ -281,31 +281,17 @@ class ReplayTest {
 
   private static List<String> lines(RecordedLines recording) throws Exception {
     List<String> lines = new ArrayList<>();
-    Iterator<String> iterator = recording.open();
-    iterator.forEachRemaining(lines::add);
+    recording.open().forEachRemaining(lines::add);
     return lines;
   }
 
   private static RecordedLines lines(List<String> lines) {
-    return new ListLines(lines);
+    return new InMemoryLines(lines);
   }
 
   private static List<String> sorted(java.util.Collection<String> lines) {
     List<String> sorted = new ArrayList<>(lines);
     sorted.sort(Comparator.naturalOrder());
     return sorted;
-  }
-
-  /** A recording held in memory. */
-  private record ListLines(List<String> lines) implements RecordedLines {
-    @Override
-    public Iterator<String> open() {
-      return lines.iterator();
-    }
-
-    @Override
-    public String describe() {
-      return lines.size() + " lines";
-    }
   }
 }
