@@ -1,25 +1,37 @@
 package dev.tidemark.pipelines.cli;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 
-/** The one line a finished run prints on stderr: records in, results out, late, dead letters. */
+/** The one line a run prints on stderr: records in, results out, late, dead letters. */
 final class RunSummary {
 
   private RunSummary() {}
 
+  /** From a run's own metrics. */
   static String of(PipelineResult result) {
+    Map<String, Long> counters = new LinkedHashMap<>();
+    for (String name : FlinkJob.COUNTERS) {
+      counters.put(name, counter(result, name));
+    }
+    return of(counters);
+  }
+
+  /** From tidemark's counters by name ({@link FlinkJob#COUNTERS}). */
+  static String of(Map<String, Long> counters) {
     return "tidemark: "
-        + counter(result, TidemarkMetrics.RECORDS_IN)
+        + counters.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L)
         + " records in, "
-        + counter(result, TidemarkMetrics.RESULTS_OUT)
+        + counters.getOrDefault(TidemarkMetrics.RESULTS_OUT, 0L)
         + " results out, "
-        + counter(result, TidemarkMetrics.LATE_RECORDS)
+        + counters.getOrDefault(TidemarkMetrics.LATE_RECORDS, 0L)
         + " late, "
-        + counter(result, TidemarkMetrics.DEAD_LETTERS)
+        + counters.getOrDefault(TidemarkMetrics.DEAD_LETTERS, 0L)
         + " dead letters";
   }
 

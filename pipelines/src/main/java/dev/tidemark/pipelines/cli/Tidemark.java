@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.function.Function;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
@@ -23,7 +22,8 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  *
  * <p>Runs on embedded Flink unless {@code --runner} says otherwise. Results go to the sinks (stdout
  * by default), logs to stderr. Bad configuration fails before the job starts with one line on
- * stderr and exit code 2; a run that ends prints a summary line on stderr.
+ * stderr and exit code 2; a run prints a summary line on stderr when it ends, and when SIGTERM or
+ * Ctrl-C stops it ({@link PipelineRun}).
  */
 public final class Tidemark {
 
@@ -108,17 +108,14 @@ public final class Tidemark {
       this.action = action;
     }
 
-    /** A pipeline: built, run to its end, summed up on stderr; exit 0 if it finished. */
+    /** A pipeline: built, run to its end, summed up on stderr ({@link PipelineRun}). */
     static <T extends PipelineOptions> Command<T> pipeline(
         Class<T> options, Function<T, Pipeline> build) {
       return new Command<>(
           options,
           (parsed, out, err) -> {
             try {
-              PipelineResult result = build.apply(parsed).run();
-              PipelineResult.State state = result.waitUntilFinish();
-              err.println(RunSummary.of(result));
-              return state == PipelineResult.State.DONE ? 0 : 1;
+              return PipelineRun.run(build.apply(parsed), err);
             } finally {
               EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));
             }

@@ -2,13 +2,18 @@ package dev.tidemark.pipelines.config;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 
@@ -26,19 +31,18 @@ public final class EmbeddedFlink {
   private static final String PREFIX = "tidemark-run-";
   private static final Set<Path> RUN_DIRECTORIES = ConcurrentHashMap.newKeySet();
 
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> RUN_DIRECTORIES.forEach(EmbeddedFlink::deleteQuietly),
-                "tidemark-run-directories"));
-  }
+  /** The REST port of each embedded run this JVM configured, by job name. */
+  private static final Map<String, Integer> REST_PORTS = new ConcurrentHashMap<>();
+
+  /** Deletes the runs' directories when the JVM exits, however it exits; made by the first run. */
+  private static final AtomicBoolean CLEAN_UP_ON_EXIT = new AtomicBoolean();
 
   private EmbeddedFlink() {}
 
   /**
    * Gives an embedded run without a configuration of its own the loopback-only one, with Flink's
-   * Web UI and REST API on {@code --webUi}'s port if given (otherwise on a free one).
+   * Web UI and REST API on {@code --webUi}'s port if given (otherwise on a free one, which {@link
+   * #restAddress} names: the command line stops the job through it).
    */
   static void configure(TidemarkOptions options) {
     if (!"[local]".equals(options.getFlinkMaster())) {
@@ -61,6 +65,15 @@ public final class EmbeddedFlink {
           "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
     try {
+      int restPort = webUi == null ? freeLoopbackPort() : webUi;
+      REST_PORTS.put(options.getJobName(), restPort);
+      if (CLEAN_UP_ON_EXIT.compareAndSet(false, true)) {
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> RUN_DIRECTORIES.forEach(EmbeddedFlink::deleteQuietly),
+                    "tidemark-run-directories"));
+      }
       Path run = Files.createTempDirectory(PREFIX);
       RUN_DIRECTORIES.add(run);
       Path files = Files.createDirectory(run.resolve("files"));
@@ -75,7 +88,7 @@ public final class EmbeddedFlink {
               "io.tmp.dirs: " + files,
               "web.tmpdir: " + files,
               "blob.storage.directory: " + files,
-              "rest.port: " + (webUi == null ? 0 : webUi),
+              "rest.port: " + restPort,
               // The Web UI and REST API show metrics a second old, not ten.
               "metrics.fetcher.update-interval: 1000");
       Files.write(run.resolve("flink-conf.yaml"), config, StandardCharsets.UTF_8);
@@ -85,14 +98,35 @@ public final class EmbeddedFlink {
     }
   }
 
+  /**
+   * Where the run's Flink REST API answers: the cluster's ({@code --flinkMaster}), or the embedded
+   * one's that {@link #configure} chose; empty for an embedded run with a configuration of the
+   * user's own ({@code --flinkConfDir}).
+   */
+  public static Optional<String> restAddress(FlinkPipelineOptions options) {
+    String master = options.getFlinkMaster();
+    if (master != null && !master.startsWith("[")) {
+      return Optional.of(master);
+    }
+    return Optional.ofNullable(REST_PORTS.get(options.getJobName()))
+        .map(port -> "127.0.0.1:" + port);
+  }
+
   /** Deletes the run's directory, if {@link #configure} made one; at the end of a run. */
   public static void cleanUp(FlinkPipelineOptions options) {
     String confDir = options.getFlinkConfDir();
     if (confDir != null) {
       Path run = Path.of(confDir);
+      REST_PORTS.remove(options.getJobName());
       if (RUN_DIRECTORIES.remove(run)) {
         deleteQuietly(run);
       }
+    }
+  }
+
+  private static int freeLoopbackPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
     }
   }
 

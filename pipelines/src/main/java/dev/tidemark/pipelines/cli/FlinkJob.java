@@ -1,0 +1,147 @@
+package dev.tidemark.pipelines.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+
+/**
+ * A running job, seen and stopped through Flink's REST API (an embedded run's or a cluster's), for
+ * what the FlinkRunner cannot give while it blocks in {@code run()}: the counts so far, whether
+ * every operator has seen the end of its input, and a cancel. Written against the REST API
+ * directly: Flink's {@code RestClusterClient} needs a {@code Configuration} and an executor for the
+ * same four calls.
+ */
+final class FlinkJob {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  /** tidemark's counters, as the summary line names them. */
+  static final List<String> COUNTERS =
+      List.of(
+          TidemarkMetrics.RECORDS_IN,
+          TidemarkMetrics.RESULTS_OUT,
+          TidemarkMetrics.LATE_RECORDS,
+          TidemarkMetrics.DEAD_LETTERS);
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  private final String api;
+  private final String id;
+
+  private FlinkJob(String api, String id) {
+    this.api = api;
+    this.id = id;
+  }
+
+  /** The running job named {@code name} at the REST address {@code hostPort}, if there is one. */
+  static Optional<FlinkJob> running(String hostPort, String name) {
+    String api = "http://" + hostPort.replaceFirst("^https?://", "");
+    try {
+      for (JsonNode job : get(HttpClient.newHttpClient(), api + "/jobs/overview").path("jobs")) {
+        if (job.path("name").asText().equals(name)
+            && job.path("state").asText().equals("RUNNING")) {
+          return Optional.of(new FlinkJob(api, job.path("jid").asText()));
+        }
+      }
+    } catch (IOException e) {
+      // No REST API answers (yet): no running job to speak of.
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether every operator but the sources has seen the end of its input (the watermark at the end
+   * of time): every window has fired and every result has been handed to its sink. A job that reads
+   * a socket until it closes gets there, yet Flink keeps it running for the Impulse that started
+   * the socket's reader.
+   */
+  boolean hasSeenTheEndOfItsInput() throws IOException {
+    JsonNode job = get(http, api + "/jobs/" + id);
+    Set<String> withInputs = new HashSet<>();
+    for (JsonNode node : job.path("plan").path("nodes")) {
+      if (node.path("inputs").size() > 0) {
+        withInputs.add(node.path("id").asText());
+      }
+    }
+    if (withInputs.isEmpty()) {
+      return false;
+    }
+    for (String vertex : withInputs) {
+      JsonNode watermarks = get(http, api + "/jobs/" + id + "/vertices/" + vertex + "/watermarks");
+      // No watermark reported yet is not the end of anything.
+      if (watermarks.size() == 0) {
+        return false;
+      }
+      for (JsonNode watermark : watermarks) {
+        if (watermark.path("value").asLong(Long.MIN_VALUE)
+            < BoundedWindow.TIMESTAMP_MAX_VALUE.getMillis()) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** tidemark's counters so far, summed over every operator and subtask, by name. */
+  Map<String, Long> counters() throws IOException {
+    Map<String, Long> counters = new HashMap<>();
+    COUNTERS.forEach(name -> counters.put(name, 0L));
+    for (JsonNode vertex : get(http, api + "/jobs/" + id).path("vertices")) {
+      String metrics = api + "/jobs/" + id + "/vertices/" + vertex.path("id").asText() + "/metrics";
+      for (JsonNode available : get(http, metrics)) {
+        String metric = available.path("id").asText();
+        int at = metric.lastIndexOf("." + TidemarkMetrics.NAMESPACE + "_");
+        String name = at < 0 ? "" : metric.substring(at + TidemarkMetrics.NAMESPACE.length() + 2);
+        if (counters.containsKey(name)) {
+          JsonNode value =
+              get(http, metrics + "?get=" + URLEncoder.encode(metric, StandardCharsets.UTF_8));
+          counters.merge(name, value.path(0).path("value").asLong(), Long::sum);
+        }
+      }
+    }
+    return counters;
+  }
+
+  /** Cancels the job, as the Web UI's "Cancel Job" does. */
+  void cancel() throws IOException {
+    send(
+        http,
+        HttpRequest.newBuilder(URI.create(api + "/jobs/" + id + "?mode=cancel"))
+            .timeout(TIMEOUT)
+            .method("PATCH", HttpRequest.BodyPublishers.noBody())
+            .build());
+  }
+
+  private static JsonNode get(HttpClient http, String url) throws IOException {
+    return JSON.readTree(
+        send(http, HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).GET().build()));
+  }
+
+  private static String send(HttpClient http, HttpRequest request) throws IOException {
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() / 100 != 2) {
+        throw new IOException(request.uri() + " answered HTTP " + response.statusCode());
+      }
+      return response.body();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while asking " + request.uri(), e);
+    }
+  }
+}

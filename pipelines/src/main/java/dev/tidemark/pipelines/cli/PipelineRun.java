@@ -1,0 +1,188 @@
+package dev.tidemark.pipelines.cli;
+
+import dev.tidemark.pipelines.config.EmbeddedFlink;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.direct.DirectRunner;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a pipeline to its end and sums it up in one line on stderr, on every runner, however it
+ * ends.
+ *
+ * <ul>
+ *   <li>It ends by itself (a recording, a socket on the DirectRunner): the summary comes from the
+ *       run's own metrics, exit 0.
+ *   <li>It reads a socket with {@code ?reconnect=false} on Flink. When the sender closes, every
+ *       window fires and every result reaches its sink, but Flink keeps the job running for the
+ *       Impulse that started the socket's reader (Beam's FlinkRunner cannot let it finish: the
+ *       reader's pending timers would be dropped). A watcher asks Flink's REST API once a second
+ *       whether every operator has seen the end of its input; {@link #SETTLE_MILLIS} after that,
+ *       when every bundle has been written and its metrics reported, it takes the counts and
+ *       cancels the job: summary, exit 0.
+ *   <li>SIGTERM or Ctrl-C: the job is cancelled (on the DirectRunner through its result, on Flink
+ *       through the REST API, embedded or on a cluster) and the summary of what it processed so far
+ *       is printed, marked as stopped; exit 130. On Flink the counts are those Flink reported last,
+ *       at most a second or two old.
+ * </ul>
+ */
+final class PipelineRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineRun.class);
+
+  /** Exit code of a run stopped by a signal, as shells report SIGINT. */
+  static final int STOPPED = 130;
+
+  /** How long after the end of its input a job's last bundles and metrics take to settle. */
+  static final long SETTLE_MILLIS = 2_500;
+
+  private static final String STOPPED_NOTE = " (stopped by a signal: counts up to the stop)";
+
+  private final FlinkPipelineOptions options;
+  private final PrintStream err;
+  private final AtomicBoolean summarized = new AtomicBoolean();
+  private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
+
+  private PipelineRun(FlinkPipelineOptions options, PrintStream err) {
+    this.options = options;
+    this.err = err;
+  }
+
+  /** Runs {@code pipeline} to its end; returns the exit code. */
+  static int run(Pipeline pipeline, PrintStream err) {
+    FlinkPipelineOptions options = pipeline.getOptions().as(FlinkPipelineOptions.class);
+    PipelineRun run = new PipelineRun(options, err);
+    return options.getRunner() == DirectRunner.class
+        ? run.onTheDirectRunner(pipeline)
+        : run.onFlink(pipeline);
+  }
+
+  private int onTheDirectRunner(Pipeline pipeline) {
+    options.as(DirectOptions.class).setBlockOnRun(false);
+    PipelineResult result = pipeline.run();
+    Thread stop =
+        new Thread(
+            () -> {
+              if (summarized.compareAndSet(false, true)) {
+                cancelQuietly(result);
+                err.println(RunSummary.of(result) + STOPPED_NOTE);
+              }
+            },
+            "tidemark-stop");
+    Runtime.getRuntime().addShutdownHook(stop);
+    PipelineResult.State state = result.waitUntilFinish();
+    removeQuietly(stop);
+    if (!summarized.compareAndSet(false, true)) {
+      return STOPPED;
+    }
+    err.println(RunSummary.of(result));
+    return state == PipelineResult.State.DONE ? 0 : 1;
+  }
+
+  private int onFlink(Pipeline pipeline) {
+    Thread stop = new Thread(this::stopOnFlink, "tidemark-stop");
+    Runtime.getRuntime().addShutdownHook(stop);
+    Thread watcher = null;
+    if (options.getShutdownSourcesAfterIdleMs() == Long.MAX_VALUE) {
+      // Only a source started from Impulse keeps the job running after the end of its input.
+      watcher = new Thread(this::cancelOnceDrained, "tidemark-end-of-input");
+      watcher.setDaemon(true);
+      watcher.start();
+    }
+    try {
+      PipelineResult result = pipeline.run();
+      PipelineResult.State state = result.waitUntilFinish();
+      if (summarized.compareAndSet(false, true)) {
+        err.println(RunSummary.of(result));
+      }
+      return state == PipelineResult.State.DONE ? 0 : 1;
+    } catch (RuntimeException e) {
+      Map<String, Long> counters = drained.get();
+      if (counters != null && summarized.compareAndSet(false, true)) {
+        err.println(RunSummary.of(counters));
+        return 0;
+      }
+      if (summarized.get()) {
+        return STOPPED;
+      }
+      throw e;
+    } finally {
+      if (watcher != null) {
+        watcher.interrupt();
+      }
+      removeQuietly(stop);
+    }
+  }
+
+  /** The watcher: cancels the job once every operator has seen the end of its input. */
+  private void cancelOnceDrained() {
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        Thread.sleep(1_000);
+        Optional<FlinkJob> job = job();
+        if (job.isPresent() && job.get().hasSeenTheEndOfItsInput()) {
+          Thread.sleep(SETTLE_MILLIS);
+          if (!job.get().hasSeenTheEndOfItsInput()) {
+            continue;
+          }
+          drained.set(job.get().counters());
+          LOG.info("every operator has seen the end of its input; ending the job");
+          job.get().cancel();
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      // The run ended first.
+    } catch (IOException e) {
+      LOG.warn("cannot ask Flink's REST API whether the job has ended: {}", e.getMessage());
+    }
+  }
+
+  /** The shutdown hook on Flink: counts so far, cancel, summary. */
+  private void stopOnFlink() {
+    if (drained.get() != null || !summarized.compareAndSet(false, true)) {
+      return;
+    }
+    Optional<FlinkJob> job = job();
+    if (job.isEmpty()) {
+      return;
+    }
+    try {
+      Map<String, Long> counters = job.get().counters();
+      job.get().cancel();
+      err.println(RunSummary.of(counters) + STOPPED_NOTE);
+    } catch (IOException e) {
+      err.println("tidemark: stopped by a signal; Flink's REST API did not answer: " + e);
+    }
+  }
+
+  private Optional<FlinkJob> job() {
+    return EmbeddedFlink.restAddress(options)
+        .flatMap(address -> FlinkJob.running(address, options.getJobName()));
+  }
+
+  private static void cancelQuietly(PipelineResult result) {
+    try {
+      result.cancel();
+    } catch (IOException | RuntimeException e) {
+      // It has ended anyway.
+    }
+  }
+
+  private static void removeQuietly(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down: the hook runs, and says so.
+    }
+  }
+}

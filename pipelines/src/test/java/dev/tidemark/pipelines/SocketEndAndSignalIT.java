@@ -1,0 +1,117 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+import dev.tidemark.transforms.testing.LineServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * How a run from the jar ends when its input does not: a socket read with {@code ?reconnect=false}
+ * ends the job on embedded Flink too when the sender closes, with every window written and the
+ * summary line; and SIGTERM stops a live job on either runner and still says what it processed.
+ */
+class SocketEndAndSignalIT {
+
+  private static final long BASE = 1586489565000L;
+
+  /** Two windows of 5 s: a 2 and b 1, then a 1 and b 1. */
+  private static final List<String> LINES =
+      List.of(
+          "a," + BASE,
+          "a," + (BASE + 1000),
+          "b," + (BASE + 2000),
+          "a," + (BASE + 6000),
+          "b," + (BASE + 7000));
+
+  @TempDir Path directory;
+
+  @Test
+  void reconnectFalseEndsTheJobOnFlinkWhenTheSenderCloses() throws Exception {
+    Path results = directory.resolve("results.json");
+    Path log = directory.resolve("run.log");
+    try (LineServer server = new LineServer()) {
+      Process run =
+          start(log, server, "?reconnect=false", "--sink=file:" + results, "--idleTimeout=60s");
+      try {
+        server.awaitClient(120, TimeUnit.SECONDS);
+        server.send(LINES);
+        server.close();
+        // (1) The job ends by itself, exit 0, with the summary of everything it read.
+        assertThat("ends within 2 min", run.waitFor(2, TimeUnit.MINUTES), equalTo(true));
+        String output = Files.readString(log);
+        assertThat(output, run.exitValue(), equalTo(0));
+        assertThat(
+            output,
+            containsString("tidemark: 5 records in, 4 results out, 0 late, 0 dead letters"));
+        // (2) Every window fired and was written before the job was stopped.
+        Map<String, Long> expected = new TreeMap<>();
+        expected.put("a," + BASE, 2L);
+        expected.put("b," + BASE, 1L);
+        expected.put("a," + (BASE + 5000), 1L);
+        expected.put("b," + (BASE + 5000), 1L);
+        assertThat(Outputs.finalCounts(Outputs.read(results)), equalTo(expected));
+      } finally {
+        run.destroyForcibly();
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
+  void sigtermStopsTheJobAndSumsUpWhatItProcessed(String runner) throws Exception {
+    Path log = directory.resolve("run-" + runner + ".log");
+    try (LineServer server = new LineServer()) {
+      Process run =
+          start(
+              log,
+              server,
+              "",
+              "--sink=file:" + directory.resolve("results-" + runner + ".json"),
+              "--idleTimeout=60s",
+              "--runner=" + runner);
+      try {
+        server.awaitClient(120, TimeUnit.SECONDS);
+        server.send(LINES);
+        server.send(List.of("not a record"));
+        // The sender stays connected: the job would run for ever. The first window has fired (the
+        // watermark passed its end), the second waits. Flink reports Beam's counters when a
+        // bundle ends, at least every second.
+        Thread.sleep(8_000);
+        run.destroy();
+        assertThat("stops within 1 min", run.waitFor(1, TimeUnit.MINUTES), equalTo(true));
+        String output = Files.readString(log);
+        assertThat(
+            output,
+            output,
+            containsString(
+                "tidemark: 6 records in, 2 results out, 0 late, 1 dead letters (stopped by a"
+                    + " signal: counts up to the stop)"));
+        assertThat("the JVM's exit status for SIGTERM", run.exitValue(), equalTo(143));
+        assertThat("one summary, and nothing went wrong", output, not(containsString("Exception")));
+      } finally {
+        run.destroyForcibly();
+      }
+    }
+  }
+
+  private static Process start(Path log, LineServer server, String query, String... options)
+      throws Exception {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("count", "--source=socket://127.0.0.1:" + server.port() + query));
+    args.addAll(List.of(options));
+    return TidemarkJar.run(args.toArray(String[]::new)).redirectOutput(log.toFile()).start();
+  }
+}
