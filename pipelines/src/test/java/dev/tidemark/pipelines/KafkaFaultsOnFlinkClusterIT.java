@@ -71,14 +71,7 @@ class KafkaFaultsOnFlinkClusterIT {
     broker.createTopic("s4-per-second", 1);
     broker.send("s4", 7, lines);
 
-    Process submit =
-        cluster.submit(
-            directory.resolve("s4.log"),
-            "metrics",
-            "--source=kafka://" + broker.bootstrapServers() + "/s4",
-            "--sink=kafka://" + broker.bootstrapServers() + "/s4-per-second",
-            "--idleTimeout=3s",
-            "--parallelism=2");
+    Process submit = submitMetrics("s4", "s4-per-second");
     try {
       // (1) Every window fires and closes, though nine partitions never see a record.
       MetricsRows.Latest fromTopic =
@@ -148,14 +141,10 @@ class KafkaFaultsOnFlinkClusterIT {
     broker.sendBytes("raw", 0, records);
 
     Process submit =
-        cluster.submit(
-            directory.resolve("garbage.log"),
-            "metrics",
-            "--source=kafka://" + broker.bootstrapServers() + "/raw",
-            "--sink=kafka://" + broker.bootstrapServers() + "/raw-per-second",
-            "--deadLetterSink=kafka://" + broker.bootstrapServers() + "/raw-dead",
-            "--idleTimeout=3s",
-            "--parallelism=2");
+        submitMetrics(
+            "raw",
+            "raw-per-second",
+            "--deadLetterSink=kafka://" + broker.bootstrapServers() + "/raw-dead");
     try {
       // (1) Everything else is counted as if the garbage had never been there.
       Map<String, Long> expected = MetricsRows.expected(good);
@@ -198,13 +187,9 @@ class KafkaFaultsOnFlinkClusterIT {
     broker.createTopic("live", 2);
     broker.createTopic("live-per-second", 1);
     Process submit =
-        cluster.submit(
-            directory.resolve("outage.log"),
-            "metrics",
-            "--source=kafka://" + broker.bootstrapServers() + "/live",
-            "--sink=kafka://" + broker.bootstrapServers() + "/live-per-second",
-            "--idleTimeout=3s",
-            "--parallelism=2",
+        submitMetrics(
+            "live",
+            "live-per-second",
             "--checkpointingInterval=1000",
             "--numberOfExecutionRetries=10",
             "--executionRetryDelay=2000");
@@ -238,7 +223,7 @@ class KafkaFaultsOnFlinkClusterIT {
       System.out.printf(
           "every window right %d s after the last record%n",
           Duration.ofNanos(System.nanoTime() - back).toSeconds());
-      assertThat(Files.readString(directory.resolve("outage.log")), latest, equalTo(expected));
+      assertThat(Files.readString(directory.resolve("live.log")), latest, equalTo(expected));
       System.out.println(
           "the job's failures during the outage (none if it rode it out): "
               + cluster.rest(
@@ -253,6 +238,24 @@ class KafkaFaultsOnFlinkClusterIT {
       producer.stop();
       submit.destroyForcibly();
     }
+  }
+
+  /**
+   * Submits {@code metrics} from {@code topic} to {@code resultsTopic} at parallelism 2, closing
+   * the last windows 3 s after the input goes quiet; its output goes to {@code <topic>.log}.
+   */
+  private Process submitMetrics(String topic, String resultsTopic, String... options)
+      throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "metrics",
+                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+                "--sink=kafka://" + broker.bootstrapServers() + "/" + resultsTopic,
+                "--idleTimeout=3s",
+                "--parallelism=2"));
+    args.addAll(List.of(options));
+    return cluster.submit(directory.resolve(topic + ".log"), args.toArray(String[]::new));
   }
 
   private static byte[] utf8(String text) {

@@ -1,6 +1,10 @@
 package dev.tidemark.stack;
 
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * A single-node Kafka broker in KRaft mode (its own controller, no ZooKeeper) on loopback: its
@@ -38,5 +42,25 @@ public final class KafkaNode {
         "group.initial.rebalance.delay.ms=0",
         "auto.create.topics.enable=false",
         "");
+  }
+
+  /**
+   * A consumer's configuration that reads topics of the broker at {@code bootstrapServers} from the
+   * start, as a new group named after {@code groupPrefix}, committed records only, as text.
+   */
+  public static Map<String, Object> readFromTheStart(String bootstrapServers, String groupPrefix) {
+    return Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        bootstrapServers,
+        ConsumerConfig.GROUP_ID_CONFIG,
+        groupPrefix + UUID.randomUUID(),
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+        "earliest",
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+        "read_committed",
+        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+        StringDeserializer.class.getName(),
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+        StringDeserializer.class.getName());
   }
 }

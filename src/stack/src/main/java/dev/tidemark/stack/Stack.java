@@ -23,14 +23,12 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -197,20 +195,7 @@ public final class Stack {
   private void consume(String topic) {
     long quietMillis =
         TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("seconds", "10")));
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            kafka(),
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "tidemark-stack-" + Uuid.randomUuid(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest",
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed",
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-            StringDeserializer.class.getName(),
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            StringDeserializer.class.getName());
+    Map<String, Object> config = KafkaNode.readFromTheStart(kafka(), "tidemark-stack-");
     try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
       consumer.subscribe(List.of(topic));
       long lastRecord = System.currentTimeMillis();
