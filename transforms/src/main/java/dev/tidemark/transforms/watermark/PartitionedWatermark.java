@@ -32,14 +32,21 @@ import org.joda.time.Instant;
 public final class PartitionedWatermark {
 
   private final Duration maxOutOfOrderness;
-  private final Duration idleTimeout;
-  private final Map<String, Instant> newestPerPartition = new LinkedHashMap<>();
+  private final long idleTimeoutMillis;
+
+  /** Each partition's newest event time, in epoch millis, in a one-element array. */
+  private final Map<String, long[]> newestPerPartition = new LinkedHashMap<>();
+
   private @Nullable Instant newest;
+
+  /** The lowest newest event time of the partitions not quiet, when {@link #watermark} was set. */
+  private long lowestActive = Long.MIN_VALUE;
+
   private Instant watermark = Watermarks.MIN;
 
   private PartitionedWatermark(Duration maxOutOfOrderness, Duration idleTimeout) {
     this.maxOutOfOrderness = maxOutOfOrderness;
-    this.idleTimeout = idleTimeout;
+    this.idleTimeoutMillis = idleTimeout.getMillis();
   }
 
   /**
@@ -49,19 +56,42 @@ public final class PartitionedWatermark {
     return new PartitionedWatermark(maxOutOfOrderness, idleTimeout);
   }
 
-  /** A record of {@code partition} at the admitted {@code eventTime} was read. */
+  /**
+   * A record of {@code partition} at the admitted {@code eventTime} was read. Called for every line
+   * of a replay: it works in epoch millis and makes an {@link Instant} only when the watermark
+   * moves.
+   */
   public void observe(String partition, Instant eventTime) {
-    Instant previous = newestPerPartition.get(partition);
-    Instant partitionNewest = previous == null ? eventTime : Watermarks.latest(previous, eventTime);
-    newestPerPartition.put(partition, partitionNewest);
-    newest = newest == null ? eventTime : Watermarks.latest(newest, eventTime);
-    Instant candidate = Watermarks.MAX;
-    for (Instant partitionTime : newestPerPartition.values()) {
-      if (!isQuiet(partitionTime)) {
-        candidate = Watermarks.earliest(candidate, partitionTime);
+    long time = eventTime.getMillis();
+    long[] partitionNewest = newestPerPartition.get(partition);
+    if (partitionNewest == null) {
+      newestPerPartition.put(partition, new long[] {time});
+    } else if (time > partitionNewest[0]) {
+      partitionNewest[0] = time;
+    }
+    if (newest == null || time > newest.getMillis()) {
+      newest = eventTime;
+    }
+    // One partition: its newest event time is the newest of all.
+    long candidate = newestPerPartition.size() == 1 ? newest.getMillis() : lowest();
+    if (candidate > lowestActive) {
+      lowestActive = candidate;
+      watermark =
+          Watermarks.latest(
+              watermark, Watermarks.behind(new Instant(candidate), maxOutOfOrderness));
+    }
+  }
+
+  /** The lowest newest event time among the partitions that are not quiet. */
+  private long lowest() {
+    long newestMillis = newest.getMillis();
+    long candidate = Long.MAX_VALUE;
+    for (long[] partitionNewest : newestPerPartition.values()) {
+      if (newestMillis - partitionNewest[0] <= idleTimeoutMillis) {
+        candidate = Math.min(candidate, partitionNewest[0]);
       }
     }
-    watermark = Watermarks.latest(watermark, Watermarks.behind(candidate, maxOutOfOrderness));
+    return candidate;
   }
 
   /** The overall watermark after the records observed; {@link Watermarks#MIN} before any. */
@@ -76,17 +106,18 @@ public final class PartitionedWatermark {
 
   /** The watermark of {@code partition} alone; {@link Watermarks#MIN} before its first record. */
   public Instant watermarkOf(String partition) {
-    Instant partitionNewest = newestPerPartition.get(partition);
+    long[] partitionNewest = newestPerPartition.get(partition);
     return partitionNewest == null
         ? Watermarks.MIN
-        : Watermarks.behind(partitionNewest, maxOutOfOrderness);
+        : Watermarks.behind(new Instant(partitionNewest[0]), maxOutOfOrderness);
   }
 
   /** Each partition seen, in the order first seen, with its own watermark. */
   public Map<String, Instant> partitionWatermarks() {
     Map<String, Instant> watermarks = new LinkedHashMap<>();
     newestPerPartition.forEach(
-        (partition, time) -> watermarks.put(partition, Watermarks.behind(time, maxOutOfOrderness)));
+        (partition, time) ->
+            watermarks.put(partition, Watermarks.behind(new Instant(time[0]), maxOutOfOrderness)));
     return Collections.unmodifiableMap(watermarks);
   }
 
@@ -99,9 +130,11 @@ public final class PartitionedWatermark {
       return Optional.empty();
     }
     Instant ahead = Watermarks.behind(newest, maxOutOfOrderness);
-    for (Map.Entry<String, Instant> partition : newestPerPartition.entrySet()) {
-      Instant partitionWatermark = Watermarks.behind(partition.getValue(), maxOutOfOrderness);
-      if (!isQuiet(partition.getValue())
+    for (Map.Entry<String, long[]> partition : newestPerPartition.entrySet()) {
+      long partitionNewest = partition.getValue()[0];
+      Instant partitionWatermark =
+          Watermarks.behind(new Instant(partitionNewest), maxOutOfOrderness);
+      if (!isQuiet(partitionNewest)
           && partitionWatermark.equals(watermark)
           && partitionWatermark.isBefore(ahead)) {
         return Optional.of(partition.getKey());
@@ -110,7 +143,7 @@ public final class PartitionedWatermark {
     return Optional.empty();
   }
 
-  private boolean isQuiet(Instant partitionNewest) {
-    return new Duration(partitionNewest, newest).isLongerThan(idleTimeout);
+  private boolean isQuiet(long partitionNewest) {
+    return newest.getMillis() - partitionNewest > idleTimeoutMillis;
   }
 }
