@@ -15,7 +15,7 @@ import org.apache.beam.sdk.values.TupleTag;
  * value is not UTF-8 goes to {@link ParseEvents#DEAD_LETTER} instead, counted in and out as the
  * parse step counts its own dead letters, so every record read is accounted for once.
  */
-final class DecodeKafkaRecordFn extends DoFn<KafkaRecord<byte[], byte[]>, ArrivedLine> {
+final class DecodeKafkaRecordFn extends DoFn<KafkaRecord<byte[], KafkaText>, ArrivedLine> {
 
   /** The records that are text, for the parse step. */
   static final TupleTag<ArrivedLine> TEXT = new TupleTag<ArrivedLine>() {};
@@ -24,18 +24,18 @@ final class DecodeKafkaRecordFn extends DoFn<KafkaRecord<byte[], byte[]>, Arrive
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
 
   @ProcessElement
-  public void processElement(@Element KafkaRecord<byte[], byte[]> record, MultiOutputReceiver out) {
+  public void processElement(
+      @Element KafkaRecord<byte[], KafkaText> record, MultiOutputReceiver out) {
     SourcePosition position =
         new SourcePosition(record.getTopic(), record.getPartition(), record.getOffset());
-    byte[] value = record.getKV().getValue();
-    String text = Utf8Text.decodeOrNull(value);
-    if (text != null) {
-      out.get(TEXT).output(ArrivedLine.fromKafka(text, position));
+    KafkaText value = record.getKV().getValue();
+    if (value.isText()) {
+      out.get(TEXT).output(ArrivedLine.fromKafka(value.text(), position));
       return;
     }
     recordsIn.inc();
     deadLetters.inc();
     out.get(ParseEvents.DEAD_LETTER)
-        .output(new DeadLetter(Utf8Text.lossy(value), Utf8Text.reason(value), position));
+        .output(new DeadLetter(value.text(), value.notUtf8(), position));
   }
 }

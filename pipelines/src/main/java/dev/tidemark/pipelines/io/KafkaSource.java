@@ -23,7 +23,8 @@ import org.joda.time.Instant;
 /**
  * {@code kafka://HOST:PORT/TOPIC}: every partition, with tidemark's idle-aware policy; dead letters
  * and late records keep their topic, partition and offset. Values are read as bytes and decoded
- * strictly ({@link Utf8Text}): a value that is not UTF-8 is a dead letter, never a mangled record.
+ * strictly, once ({@link KafkaText}): a value that is not UTF-8 is a dead letter, never a mangled
+ * record.
  */
 public final class KafkaSource implements Source {
 
@@ -44,18 +45,19 @@ public final class KafkaSource implements Source {
         pipeline
             .apply(
                 "ReadKafka" + name,
-                KafkaIO.<byte[], byte[]>read()
+                KafkaIO.<byte[], KafkaText>read()
                     .withBootstrapServers(bootstrapServers)
                     .withTopic(topic)
                     .withKeyDeserializer(ByteArrayDeserializer.class)
-                    .withValueDeserializer(ByteArrayDeserializer.class)
+                    .withValueDeserializerAndCoder(
+                        KafkaText.KafkaDeserializer.class, KafkaText.Coder.of())
                     .withConsumerConfigUpdates(
                         Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, settings.startFrom()))
                     .withTimestampPolicyFactory(
-                        IdleAwareTimestampPolicyFactory.<byte[], byte[]>byEventTime(
+                        IdleAwareTimestampPolicyFactory.<byte[], KafkaText>byEventTime(
                                 record -> {
-                                  String text = Utf8Text.decodeOrNull(record.getKV().getValue());
-                                  return text == null ? null : eventTimes.apply(text);
+                                  KafkaText value = record.getKV().getValue();
+                                  return value.isText() ? eventTimes.apply(value.text()) : null;
                                 })
                             .withMaxOutOfOrderness(settings.maxOutOfOrderness())
                             .withIdleTimeout(settings.idleTimeout())

@@ -8,20 +8,17 @@ import java.nio.charset.StandardCharsets;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A Kafka record's value as text, decoded strictly: bytes that are not UTF-8 are a reason, not
+ * Strict UTF-8 decoding for {@link KafkaText}: bytes that are not UTF-8 are a reason, not
  * replacement characters. Kafka's {@code StringDeserializer} replaces them silently, so a record
- * whose bytes are broken inside a JSON string would be counted with a mangled value; read as bytes
- * and decoded here, it is a dead letter that says which byte is wrong.
+ * whose bytes are broken inside a JSON string would be counted with a mangled value; decoded here,
+ * it is a dead letter that says which byte is wrong.
  */
 final class Utf8Text {
 
   private Utf8Text() {}
 
-  /** The text of {@code bytes}, or null when they are not UTF-8; an absent value is empty. */
-  static @Nullable String decodeOrNull(byte @Nullable [] bytes) {
-    if (bytes == null) {
-      return "";
-    }
+  /** The text of {@code bytes}, or null when they are not UTF-8. */
+  static @Nullable String decodeOrNull(byte[] bytes) {
     try {
       return strictDecoder().decode(ByteBuffer.wrap(bytes)).toString();
     } catch (CharacterCodingException e) {
