@@ -31,6 +31,9 @@ final class FlinkJob {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
+  /** One client for every call: the watcher asks once a second. */
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
   /** tidemark's counters, as the summary line names them. */
   static final List<String> COUNTERS =
       List.of(
@@ -39,7 +42,6 @@ final class FlinkJob {
           TidemarkMetrics.LATE_RECORDS,
           TidemarkMetrics.DEAD_LETTERS);
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final String api;
   private final String id;
 
@@ -52,7 +54,7 @@ final class FlinkJob {
   static Optional<FlinkJob> running(String hostPort, String name) {
     String api = "http://" + hostPort.replaceFirst("^https?://", "");
     try {
-      for (JsonNode job : get(HttpClient.newHttpClient(), api + "/jobs/overview").path("jobs")) {
+      for (JsonNode job : get(api + "/jobs/overview").path("jobs")) {
         if (job.path("name").asText().equals(name)
             && job.path("state").asText().equals("RUNNING")) {
           return Optional.of(new FlinkJob(api, job.path("jid").asText()));
@@ -71,7 +73,7 @@ final class FlinkJob {
    * the socket's reader.
    */
   boolean hasSeenTheEndOfItsInput() throws IOException {
-    JsonNode job = get(http, api + "/jobs/" + id);
+    JsonNode job = get(api + "/jobs/" + id);
     Set<String> withInputs = new HashSet<>();
     for (JsonNode node : job.path("plan").path("nodes")) {
       if (node.path("inputs").size() > 0) {
@@ -82,7 +84,7 @@ final class FlinkJob {
       return false;
     }
     for (String vertex : withInputs) {
-      JsonNode watermarks = get(http, api + "/jobs/" + id + "/vertices/" + vertex + "/watermarks");
+      JsonNode watermarks = get(api + "/jobs/" + id + "/vertices/" + vertex + "/watermarks");
       // No watermark reported yet is not the end of anything.
       if (watermarks.size() == 0) {
         return false;
@@ -101,15 +103,15 @@ final class FlinkJob {
   Map<String, Long> counters() throws IOException {
     Map<String, Long> counters = new HashMap<>();
     COUNTERS.forEach(name -> counters.put(name, 0L));
-    for (JsonNode vertex : get(http, api + "/jobs/" + id).path("vertices")) {
+    for (JsonNode vertex : get(api + "/jobs/" + id).path("vertices")) {
       String metrics = api + "/jobs/" + id + "/vertices/" + vertex.path("id").asText() + "/metrics";
-      for (JsonNode available : get(http, metrics)) {
+      for (JsonNode available : get(metrics)) {
         String metric = available.path("id").asText();
         int at = metric.lastIndexOf("." + TidemarkMetrics.NAMESPACE + "_");
         String name = at < 0 ? "" : metric.substring(at + TidemarkMetrics.NAMESPACE.length() + 2);
         if (counters.containsKey(name)) {
           JsonNode value =
-              get(http, metrics + "?get=" + URLEncoder.encode(metric, StandardCharsets.UTF_8));
+              get(metrics + "?get=" + URLEncoder.encode(metric, StandardCharsets.UTF_8));
           counters.merge(name, value.path(0).path("value").asLong(), Long::sum);
         }
       }
@@ -120,21 +122,20 @@ final class FlinkJob {
   /** Cancels the job, as the Web UI's "Cancel Job" does. */
   void cancel() throws IOException {
     send(
-        http,
         HttpRequest.newBuilder(URI.create(api + "/jobs/" + id + "?mode=cancel"))
             .timeout(TIMEOUT)
             .method("PATCH", HttpRequest.BodyPublishers.noBody())
             .build());
   }
 
-  private static JsonNode get(HttpClient http, String url) throws IOException {
+  private static JsonNode get(String url) throws IOException {
     return JSON.readTree(
-        send(http, HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).GET().build()));
+        send(HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).GET().build()));
   }
 
-  private static String send(HttpClient http, HttpRequest request) throws IOException {
+  private static String send(HttpRequest request) throws IOException {
     try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() / 100 != 2) {
         throw new IOException(request.uri() + " answered HTTP " + response.statusCode());
       }
