@@ -200,10 +200,12 @@ class KafkaFaultsOnFlinkClusterIT {
       // (1) Records flow for a while, then the broker stops for 10 s while the producer keeps
       // trying, then it comes back and the records flow again.
       Thread.sleep(8_000);
+      int beforeTheOutage = producer.acknowledged().size();
       long stopped = System.nanoTime();
       broker.stop();
       Thread.sleep(10_000);
       broker.restart();
+      int atTheRestart = producer.acknowledged().size();
       System.out.printf(
           "broker back %d s after it stopped%n",
           Duration.ofNanos(System.nanoTime() - stopped).toSeconds());
@@ -211,7 +213,8 @@ class KafkaFaultsOnFlinkClusterIT {
       producer.stop();
       sending.join(Duration.ofMinutes(2).toMillis());
       List<String> sent = producer.acknowledged();
-      assertThat("records sent before and after the outage", sent.size(), greaterThan(1000));
+      assertThat("records flowed before the outage", beforeTheOutage, greaterThan(100));
+      assertThat("and after it", sent.size(), greaterThan(atTheRestart + 100));
 
       // (2) Every window's latest pane is the count of its records: none lost, none twice.
       Map<String, Long> expected = MetricsRows.expected(sent);
