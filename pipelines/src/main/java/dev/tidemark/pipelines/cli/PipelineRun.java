@@ -31,15 +31,19 @@ import org.slf4j.LoggerFactory;
  *       cancels the job: summary, exit 0.
  *   <li>SIGTERM or Ctrl-C: the job is cancelled (on the DirectRunner through its result, on Flink
  *       through the REST API, embedded or on a cluster) and the summary of what it processed so far
- *       is printed, marked as stopped; exit 130. On Flink the counts are those Flink reported last,
- *       at most a second or two old.
+ *       is printed, marked as stopped; the JVM exits with 128 + the signal's number (143 for
+ *       SIGTERM, 130 for Ctrl-C). On Flink the counts are those Flink reported last, at most a
+ *       second or two old.
  * </ul>
  */
 final class PipelineRun {
 
   private static final Logger LOG = LoggerFactory.getLogger(PipelineRun.class);
 
-  /** Exit code of a run stopped by a signal, as shells report SIGINT. */
+  /**
+   * What {@link #run} returns for a run stopped by a signal, as shells report SIGINT; the JVM,
+   * shutting down on the signal, exits with its own status.
+   */
   static final int STOPPED = 130;
 
   /** How long after the end of its input a job's last bundles and metrics take to settle. */
