@@ -1,21 +1,14 @@
 package dev.tidemark.transforms.parse;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.tidemark.transforms.model.Event;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * JSON objects with configurable key, time and value fields, parsed with Jackson.
+ * JSON objects with configurable key, time and value fields.
  *
  * <pre>{@code
  * // S2: {"id":1,"name":"a","amount":1637800000000} -> key name, time amount, sum of id
@@ -28,25 +21,30 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ["hitch_passenger_order","es_sink"]}. The time field holds epoch milliseconds, as a number or a
  * numeric string. The value field, if any, is a whole number.
  *
- * <p>A record is read with Jackson's streaming parser: only the fields the format needs become
- * values, the others are skipped, and a composite key is written without a serializer. The result,
- * and the reason a record is refused, are those of reading the whole record as a tree (a field
- * given twice keeps its last value; content after the object is ignored).
+ * <p>Only the fields the format needs become values, the others are skipped, and a composite key is
+ * written without a serializer. The result, and the reason a record is refused, are those of
+ * reading the whole record as a tree with Jackson (a field given twice keeps its last value;
+ * content after the object is ignored).
  */
 public final class JsonEventFormat implements EventFormat {
 
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** What {@link #flatWholeNumber} returns for a value that is not a plain whole number. */
+  private static final long NOT_FLAT = Long.MIN_VALUE;
 
   private final List<String> keyFields;
   private final String timeField;
   private final @Nullable String valueField;
 
-  /**
-   * The fields read from a record, each once: the key fields, the time field, the value field.
-   * Interned, as Jackson's field names are, so most comparisons are by reference.
-   */
+  /** The fields read from a record, each once: the key fields, the time field, the value field. */
   private final String[] neededFields;
+
+  /** Where the key fields, the time field and the value field are in {@link #neededFields}. */
+  private final int[] keyIndexes;
+
+  private final int timeIndex;
+  private final int valueIndex;
 
   private JsonEventFormat(List<String> keyFields, String timeField, @Nullable String valueField) {
     this.keyFields = keyFields;
@@ -60,12 +58,10 @@ public final class JsonEventFormat implements EventFormat {
     if (valueField != null) {
       addOnce(needed, valueField);
     }
-    this.neededFields = needed.stream().map(String::intern).toArray(String[]::new);
-  }
-
-  /** Made again after deserialization, which does not intern strings. */
-  private Object readResolve() {
-    return new JsonEventFormat(keyFields, timeField, valueField);
+    this.neededFields = needed.toArray(String[]::new);
+    this.keyIndexes = keyFields.stream().mapToInt(needed::indexOf).toArray();
+    this.timeIndex = needed.indexOf(timeField);
+    this.valueIndex = valueField == null ? -1 : needed.indexOf(valueField);
   }
 
   private static void addOnce(List<String> fields, String field) {
@@ -103,75 +99,93 @@ public final class JsonEventFormat implements EventFormat {
 
   @Override
   public Event parse(String raw) throws BadRecordException {
-    JsonNode[] values = neededValues(raw);
+    @Nullable Event flat = parseFlat(raw);
+    return flat != null ? flat : parseWithJackson(raw);
+  }
+
+  /**
+   * The event of a flat object with every needed field a plain value ({@link FlatJsonFields}),
+   * nearly every record, read without a parser; null for any other record, and for any record that
+   * might be refused, so that the reason is Jackson's.
+   */
+  @Nullable Event parseFlat(String raw) throws BadRecordException {
+    int @Nullable [] spans = FlatJsonFields.spans(raw, neededFields);
+    if (spans == null) {
+      return null;
+    }
+    @Nullable String key = flatKey(raw, spans);
+    long time = flatWholeNumber(raw, spans, timeIndex);
+    long value = valueField == null ? 0 : flatWholeNumber(raw, spans, valueIndex);
+    if (key == null || time == NOT_FLAT || value == NOT_FLAT) {
+      return null;
+    }
+    return new Event(key, EventTimes.check(timeField, time), value, raw);
+  }
+
+  /** The event of any record, read with Jackson; or why it is refused. */
+  Event parseWithJackson(String raw) throws BadRecordException {
+    JsonNode[] values = JacksonFields.read(raw, neededFields);
     long value = valueField == null ? 0 : wholeNumber(values, valueField);
     return new Event(
         key(values), EventTimes.check(timeField, wholeNumber(values, timeField)), value, raw);
   }
 
-  /** The values of {@link #neededFields} in {@code raw}, in that order; null where missing. */
-  private JsonNode[] neededValues(String raw) throws BadRecordException {
-    JsonNode[] values = new JsonNode[neededFields.length];
-    try (JsonParser parser = JSON.createParser(raw)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        throw new BadRecordException("not a JSON object");
+  /**
+   * The key as {@link #key(JsonNode[])} makes it, or null. Strings read by {@link FlatJsonFields}
+   * hold nothing JSON escapes, and the text of an integer or of {@code true} or {@code false} is
+   * the word itself, except {@code -0}, which Jackson reads as 0.
+   */
+  private @Nullable String flatKey(String raw, int[] spans) {
+    int length = keyIndexes.length == 1 ? 0 : 1 + 3 * keyIndexes.length;
+    for (int k : keyIndexes) {
+      int kind = spans[3 * k + 2];
+      int start = spans[3 * k];
+      int end = spans[3 * k + 1];
+      if (kind == 0
+          || (kind == FlatJsonFields.LITERAL && raw.charAt(start) == 'n')
+          || (kind == FlatJsonFields.INTEGER && raw.startsWith("-0", start) && end - start == 2)) {
+        return null;
       }
-      while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        int needed = indexOfField(parser.currentName());
-        parser.nextToken();
-        if (needed < 0) {
-          parser.skipChildren();
-        } else {
-          values[needed] = valueAt(parser);
-        }
-      }
-    } catch (JsonProcessingException e) {
-      throw new BadRecordException("not JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading a record from memory", e);
+      length += end - start;
     }
-    return values;
+    if (keyIndexes.length == 1) {
+      return raw.substring(spans[3 * keyIndexes[0]], spans[3 * keyIndexes[0] + 1]);
+    }
+    StringBuilder key = new StringBuilder(length).append('[');
+    for (int i = 0; i < keyIndexes.length; i++) {
+      int k = keyIndexes[i];
+      key.append(i == 0 ? "\"" : ",\"").append(raw, spans[3 * k], spans[3 * k + 1]).append('"');
+    }
+    return key.append(']').toString();
   }
 
-  /** Where {@code name} is in {@link #neededFields}, or -1. */
-  private int indexOfField(String name) {
-    for (int i = 0; i < neededFields.length; i++) {
-      if (neededFields[i] == name) {
-        return i;
-      }
+  /** The whole number as {@link #wholeNumber} reads it, or {@link #NOT_FLAT}. */
+  private static long flatWholeNumber(String raw, int[] spans, int field) {
+    int start = spans[3 * field];
+    int end = spans[3 * field + 1];
+    switch (spans[3 * field + 2]) {
+      case FlatJsonFields.INTEGER:
+        return Long.parseLong(raw, start, end, 10);
+      case FlatJsonFields.STRING:
+        try {
+          // Long.MIN_VALUE, which is NOT_FLAT, goes to Jackson too, and is refused as a time.
+          return Long.parseLong(raw.substring(start, end).trim());
+        } catch (NumberFormatException e) {
+          return NOT_FLAT;
+        }
+      default:
+        return NOT_FLAT;
     }
+  }
+
+  /** Where {@code name} is in {@link #neededFields}. */
+  private int indexOfField(String name) {
     for (int i = 0; i < neededFields.length; i++) {
       if (neededFields[i].equals(name)) {
         return i;
       }
     }
-    return -1;
-  }
-
-  /**
-   * The value at the parser's current token, as reading the record as a tree would give it. A
-   * scalar is made here directly: asking the mapper for a tree looks up its deserializer each time,
-   * which costs more than the rest of the record.
-   */
-  private static JsonNode valueAt(JsonParser parser) throws IOException {
-    JsonNodeFactory nodes = JSON.getNodeFactory();
-    switch (parser.currentToken()) {
-      case VALUE_STRING:
-        return nodes.textNode(parser.getText());
-      case VALUE_NUMBER_INT:
-        return switch (parser.getNumberType()) {
-          case INT -> nodes.numberNode(parser.getIntValue());
-          case LONG -> nodes.numberNode(parser.getLongValue());
-          default -> nodes.numberNode(parser.getBigIntegerValue());
-        };
-      case VALUE_TRUE:
-      case VALUE_FALSE:
-        return nodes.booleanNode(parser.getBooleanValue());
-      case VALUE_NULL:
-        return nodes.nullNode();
-      default:
-        return parser.readValueAsTree();
-    }
+    throw new IllegalArgumentException(name + " is not a field of this format");
   }
 
   private String key(JsonNode[] values) throws BadRecordException {

@@ -51,8 +51,12 @@ public final class EventTimeWindowing implements Serializable {
   private final Duration allowedLateness;
   private final Duration idleFlush;
 
+  /** Assigns {@link #windowOf}; made once, not per record. */
+  private final FixedWindows windows;
+
   private EventTimeWindowing(Duration size, Duration allowedLateness, Duration idleFlush) {
     this.size = size;
+    this.windows = FixedWindows.of(size);
     this.allowedLateness = allowedLateness;
     this.idleFlush = idleFlush;
   }
@@ -98,7 +102,7 @@ public final class EventTimeWindowing implements Serializable {
 
   /** The window an event at {@code eventTime} belongs to. */
   public IntervalWindow windowOf(Instant eventTime) {
-    return (IntervalWindow) FixedWindows.of(size).assignWindow(eventTime);
+    return windows.assignWindow(eventTime);
   }
 
   /**
