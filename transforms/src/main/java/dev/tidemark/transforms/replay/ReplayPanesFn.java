@@ -14,6 +14,7 @@ import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
@@ -81,23 +82,19 @@ final class ReplayPanesFn<AccumT, OutputT>
 
   private static final Duration ONE_MILLI = Duration.millis(1);
   private static final String OPEN_WINDOWS = "openWindows";
-  private static final String NEXT_DEADLINE = "nextDeadline";
   private static final String FLUSH_DUE = "flushDue";
-  private static final String DEADLINE_TIMER = "deadline";
+  private static final String DEADLINE_TIMERS = "deadlines";
   private static final String FLUSH_TIMER = "idleFlush";
 
   @StateId(OPEN_WINDOWS)
   private final StateSpec<MapState<Instant, OpenWindow<AccumT>>> openWindowsSpec;
 
-  @StateId(NEXT_DEADLINE)
-  private final StateSpec<ValueState<Instant>> nextDeadlineSpec =
-      StateSpecs.value(InstantCoder.of());
-
   @StateId(FLUSH_DUE)
   private final StateSpec<ValueState<Instant>> flushDueSpec = StateSpecs.value(InstantCoder.of());
 
-  @TimerId(DEADLINE_TIMER)
-  private final TimerSpec deadlineTimerSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+  /** One event-time timer per open window, tagged with its start: when it closes, then expires. */
+  @TimerFamily(DEADLINE_TIMERS)
+  private final TimerSpec deadlineTimersSpec = TimerSpecs.timerMap(TimeDomain.EVENT_TIME);
 
   @TimerId(FLUSH_TIMER)
   private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
@@ -119,21 +116,16 @@ final class ReplayPanesFn<AccumT, OutputT>
   public void processElement(
       @Element KV<String, WindowRecords<AccumT>> element,
       @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
-      @StateId(NEXT_DEADLINE) ValueState<Instant> nextDeadline,
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
-      @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
+      @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerId(FLUSH_TIMER) Timer flushTimer) {
     WindowRecords<AccumT> records = element.getValue();
     @Nullable OpenWindow<AccumT> open = openWindows.get(records.windowStart).read();
     if (open == null) {
       open =
           new OpenWindow<>(new WindowRecords<>(records.windowStart, aggregate.createAccumulator()));
-      Instant due = closesAt(new IntervalWindow(records.windowStart, windowing.size()));
-      @Nullable Instant next = nextDeadline.read();
-      if (next == null || due.isBefore(next)) {
-        deadlineTimer.set(due);
-        nextDeadline.write(due);
-      }
+      IntervalWindow window = new IntervalWindow(records.windowStart, windowing.size());
+      deadlines.set(tag(window), closesAt(window));
     }
     open.records.addAll(records, aggregate);
     if (records.onTimeRecords > 0 && !open.closed && open.flushDueMillis == OpenWindow.NO_FLUSH) {
@@ -145,45 +137,41 @@ final class ReplayPanesFn<AccumT, OutputT>
     openWindows.put(records.windowStart, open);
   }
 
-  @OnTimer(DEADLINE_TIMER)
+  /**
+   * A window's deadline: when it closes, no EARLY pane comes any more, and the rest waits until it
+   * expires (at once without allowed lateness); when it expires, its panes are emitted and its
+   * state released. Only this window is read: the others of the key wait for their own timers, so a
+   * deadline costs the same however many windows the key has open.
+   */
+  @OnTimerFamily(DEADLINE_TIMERS)
   public void onDeadline(
+      @TimerId String tag,
       @Key String key,
       @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
-      @StateId(NEXT_DEADLINE) ValueState<Instant> nextDeadline,
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
-      @TimerId(DEADLINE_TIMER) Timer deadlineTimer,
+      @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
-    @Nullable Instant firedAt = nextDeadline.read();
-    if (firedAt == null) {
+    Instant start = new Instant(Long.parseLong(tag));
+    @Nullable OpenWindow<AccumT> open = openWindows.get(start).read();
+    if (open == null) {
       return;
     }
-    @Nullable Instant next = null;
-    for (Map.Entry<Instant, OpenWindow<AccumT>> entry : entries(openWindows)) {
-      IntervalWindow window = new IntervalWindow(entry.getKey(), windowing.size());
-      OpenWindow<AccumT> open = entry.getValue();
-      if (!expiresAt(window).isAfter(firedAt)) {
-        emitPanes(key, window, open, out);
-        openWindows.remove(entry.getKey());
-        continue;
+    IntervalWindow window = new IntervalWindow(start, windowing.size());
+    if (open.closed || !expiresAt(window).isAfter(closesAt(window))) {
+      emitPanes(key, window, open, out);
+      openWindows.remove(start);
+      if (openWindows.isEmpty().read()) {
+        // A key with no open window keeps no state and no timer.
+        flushDue.clear();
+        flushTimer.clear();
       }
-      if (!open.closed && !closesAt(window).isAfter(firedAt)) {
-        // Closed: no more EARLY panes; the rest waits until the window expires.
-        open.closed = true;
-        open.flushDueMillis = OpenWindow.NO_FLUSH;
-        openWindows.put(entry.getKey(), open);
-      }
-      Instant due = open.closed ? expiresAt(window) : closesAt(window);
-      next = next == null ? due : Watermarks.earliest(next, due);
+      return;
     }
-    if (next == null) {
-      nextDeadline.clear();
-      flushDue.clear();
-      flushTimer.clear();
-    } else {
-      deadlineTimer.set(next);
-      nextDeadline.write(next);
-    }
+    open.closed = true;
+    open.flushDueMillis = OpenWindow.NO_FLUSH;
+    openWindows.put(start, open);
+    deadlines.set(tag, expiresAt(window));
   }
 
   @OnTimer(FLUSH_TIMER)
@@ -255,6 +243,11 @@ final class ReplayPanesFn<AccumT, OutputT>
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
     WindowPane pane = new WindowPane(window.start(), window.end(), timing, index, isFinal);
     out.output(KV.of(key, KV.of(pane, aggregate.extractOutput(accumulated))));
+  }
+
+  /** The tag of {@code window}'s deadline timer: its start in epoch milliseconds. */
+  private static String tag(IntervalWindow window) {
+    return Long.toString(window.start().getMillis());
   }
 
   /** When every on-time record of {@code window} is here (the input watermark reached its end). */
