@@ -17,6 +17,8 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -58,6 +60,9 @@ public final class MetricsPipeline {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The format of event_time_log per time zone, made once: not once per result. */
+  private static final Map<String, DateTimeFormatter> EVENT_TIME_LOG = new ConcurrentHashMap<>();
+
   private MetricsPipeline() {}
 
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
@@ -95,8 +100,11 @@ public final class MetricsPipeline {
     node.put("index_name", key.get(0).asText());
     node.put(
         "event_time_log",
-        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(ZoneId.of(timeZone))
+        EVENT_TIME_LOG
+            .computeIfAbsent(
+                timeZone,
+                zone ->
+                    DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.of(zone)))
             .format(java.time.Instant.ofEpochMilli(result.pane().windowEnd().getMillis())));
     node.put("op_type", key.get(1).asText());
     node.put("count_result", result.count());
