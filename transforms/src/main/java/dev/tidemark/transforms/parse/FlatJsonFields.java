@@ -3,17 +3,17 @@ package dev.tidemark.transforms.parse;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Reads the needed fields of a flat JSON object, the shape nearly every record has, without a
- * parser: one pass over the text, no buffers, no symbol table. It is written by hand because
+ * Finds the needed fields of a flat JSON object, the shape nearly every record has, without a
+ * parser: one pass over the text, nothing allocated but the answer. It is written by hand because
  * Jackson's streaming parser, the fastest general one, took half of a replay's source thread on
  * S5's records (benchmark profile), and no library reads a few fields of a short line for less.
  *
- * <p>It answers only when the answer is certainly the one {@link JacksonFields} gives; otherwise it
- * returns null and the record goes to Jackson, which also gives the reason a record is refused. It
- * answers for an object (whitespace around tokens allowed) whose every value is a string without
- * escapes or control characters, or an integer of at most 18 digits; a field given twice keeps its
- * last value, and what follows the object is ignored, as with Jackson. Anything else (escapes,
- * fractions, exponents, {@code true}, {@code null}, nested values, malformed text) is Jackson's.
+ * <p>It answers only for an object (whitespace around tokens allowed) whose every value is a string
+ * without escapes or control characters, an integer of at most 18 digits without leading zeros,
+ * {@code true}, {@code false} or {@code null}; a field given twice keeps its last value, and what
+ * follows the object is ignored, as with Jackson ({@link JacksonFields}). For anything else
+ * (escapes, fractions, exponents, nested values, malformed text) it returns null, and the record is
+ * Jackson's, which also gives the reason a record is refused.
  */
 final class FlatJsonFields {
 
@@ -66,26 +66,23 @@ final class FlatJsonFields {
       if (at >= length) {
         return null;
       }
-      int valueStart = at;
-      int kind;
       char first = raw.charAt(at);
-      if (first == '"') {
-        kind = STRING;
-        valueStart = at + 1;
-        int end = endOfPlainString(raw, valueStart);
-        if (end < 0) {
-          return null;
-        }
-        at = end + 1;
-        setSpan(spans, raw, nameStart, nameEnd, fields, valueStart, end, kind);
-      } else {
-        kind = first == '-' || (first >= '0' && first <= '9') ? INTEGER : LITERAL;
-        at = kind == INTEGER ? endOfInteger(raw, at) : endOfLiteral(raw, at);
-        if (at < 0) {
-          return null;
-        }
-        setSpan(spans, raw, nameStart, nameEnd, fields, valueStart, at, kind);
+      int kind =
+          first == '"'
+              ? STRING
+              : first == '-' || (first >= '0' && first <= '9') ? INTEGER : LITERAL;
+      int valueStart = kind == STRING ? at + 1 : at;
+      int valueEnd =
+          switch (kind) {
+            case STRING -> endOfPlainString(raw, valueStart);
+            case INTEGER -> endOfInteger(raw, valueStart);
+            default -> endOfLiteral(raw, valueStart);
+          };
+      if (valueEnd < 0) {
+        return null;
       }
+      setSpan(spans, raw, nameStart, nameEnd, fields, valueStart, valueEnd, kind);
+      at = kind == STRING ? valueEnd + 1 : valueEnd;
       at = skipWhitespace(raw, at);
       if (at >= length) {
         return null;

@@ -125,9 +125,9 @@ public final class JsonEventFormat implements EventFormat {
   /** The event of any record, read with Jackson; or why it is refused. */
   Event parseWithJackson(String raw) throws BadRecordException {
     JsonNode[] values = JacksonFields.read(raw, neededFields);
-    long value = valueField == null ? 0 : wholeNumber(values, valueField);
+    long value = valueField == null ? 0 : wholeNumber(values, valueIndex);
     return new Event(
-        key(values), EventTimes.check(timeField, wholeNumber(values, timeField)), value, raw);
+        key(values), EventTimes.check(timeField, wholeNumber(values, timeIndex)), value, raw);
   }
 
   /**
@@ -178,26 +178,16 @@ public final class JsonEventFormat implements EventFormat {
     }
   }
 
-  /** Where {@code name} is in {@link #neededFields}. */
-  private int indexOfField(String name) {
-    for (int i = 0; i < neededFields.length; i++) {
-      if (neededFields[i].equals(name)) {
-        return i;
-      }
-    }
-    throw new IllegalArgumentException(name + " is not a field of this format");
-  }
-
   private String key(JsonNode[] values) throws BadRecordException {
-    if (keyFields.size() == 1) {
-      return text(values, keyFields.get(0));
+    if (keyIndexes.length == 1) {
+      return text(values, keyIndexes[0]);
     }
     // The compact JSON array Jackson would write, without building a node and a serializer.
-    String[] texts = new String[keyFields.size()];
+    String[] texts = new String[keyIndexes.length];
     int length = 1 + 3 * texts.length;
     boolean escape = false;
     for (int i = 0; i < texts.length; i++) {
-      texts[i] = text(values, keyFields.get(i));
+      texts[i] = text(values, keyIndexes[i]);
       length += texts[i].length();
       escape |= needsEscaping(texts[i]);
     }
@@ -225,12 +215,10 @@ public final class JsonEventFormat implements EventFormat {
     return false;
   }
 
-  private JsonNode field(JsonNode[] values, String field) {
-    return values[indexOfField(field)];
-  }
-
-  private String text(JsonNode[] values, String field) throws BadRecordException {
-    JsonNode node = field(values, field);
+  /** The text of needed field {@code k}, as Jackson gives it, or why there is none. */
+  private String text(JsonNode[] values, int k) throws BadRecordException {
+    String field = neededFields[k];
+    JsonNode node = values[k];
     if (node == null || node.isNull()) {
       throw new BadRecordException("missing field '" + field + "'");
     }
@@ -240,8 +228,10 @@ public final class JsonEventFormat implements EventFormat {
     return node.asText();
   }
 
-  private long wholeNumber(JsonNode[] values, String field) throws BadRecordException {
-    JsonNode node = field(values, field);
+  /** The whole number in needed field {@code k}, or why it is not one. */
+  private long wholeNumber(JsonNode[] values, int k) throws BadRecordException {
+    String field = neededFields[k];
+    JsonNode node = values[k];
     if (node == null || node.isNull()) {
       throw new BadRecordException("missing field '" + field + "'");
     }
