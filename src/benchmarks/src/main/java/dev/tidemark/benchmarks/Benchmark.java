@@ -7,9 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Side by side: events per second of tidemark's {@code metrics}, the same job hand-written on Flink
@@ -40,6 +42,7 @@ public final class Benchmark {
     int parallelism = 2;
     String heap = "2g";
     boolean memory = false;
+    Set<Variant> variants = EnumSet.allOf(Variant.class);
     Path directory = Path.of(System.getProperty("java.io.tmpdir"), "tidemark-benchmarks");
     for (String arg : args) {
       String[] nameAndValue = arg.replaceFirst("^--", "").split("=", 2);
@@ -50,12 +53,14 @@ public final class Benchmark {
         case "heap" -> heap = nameAndValue[1];
         case "dir" -> directory = Path.of(nameAndValue[1]);
         case "memory" -> memory = true;
+        case "variants" -> variants = variants(nameAndValue[1]);
         default -> {
           System.err.println(
               "benchmark: --"
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
-                  + " --parallelism=N, --heap=2g, --dir=PATH or --memory");
+                  + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,native,beam"
+                  + " or --memory");
           System.exit(2);
         }
       }
@@ -71,7 +76,7 @@ public final class Benchmark {
     Map<Variant, List<Result>> results = new EnumMap<>(Variant.class);
     Map<Variant, List<Result>> startups = new EnumMap<>(Variant.class);
     for (int run = 1; run <= runs; run++) {
-      for (Variant variant : Variant.values()) {
+      for (Variant variant : variants) {
         Result startup = runInChildJvm(variant, startupInput, STARTUP_LINES, parallelism, heap);
         startups.computeIfAbsent(variant, v -> new ArrayList<>()).add(startup);
         Result result = runInChildJvm(variant, input, lines, parallelism, heap);
@@ -89,6 +94,29 @@ public final class Benchmark {
       }
     }
     System.out.print(Table.of(results, startups, lines, parallelism));
+  }
+
+  /**
+   * The variants named in {@code --variants=tidemark,native,beam}: tidemark and any of the others,
+   * so that a long input can be compared with native Flink without plain Beam's slow runs.
+   */
+  private static Set<Variant> variants(String names) {
+    Set<Variant> variants = EnumSet.noneOf(Variant.class);
+    for (String name : names.split(",")) {
+      Variant variant = Variant.ofOption(name.trim());
+      if (variant == null) {
+        System.err.println(
+            "benchmark: --variants takes tidemark, native and beam, not '" + name + "'");
+        System.exit(2);
+      }
+      variants.add(variant);
+    }
+    if (!variants.contains(Variant.TIDEMARK)) {
+      System.err.println(
+          "benchmark: --variants must include tidemark, the one the others are compared with");
+      System.exit(2);
+    }
+    return variants;
   }
 
   /**

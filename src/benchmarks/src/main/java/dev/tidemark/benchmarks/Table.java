@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * The benchmark's printed table: min, median and max events/s per variant over the whole run; the
  * median fixed cost (a short run's time); the rate per record once running (the long run's lines
- * beyond the short run's, over its median time beyond the short run's); and tidemark's ratios.
+ * beyond the short run's, over its median time beyond the short run's); tidemark's ratios; and from
+ * how many lines tidemark is as fast over the whole run ({@link BreakEven}).
  */
 final class Table {
 
@@ -49,16 +50,25 @@ final class Table {
     double tidemark = median(validRates(results.get(Variant.TIDEMARK)));
     double tidemarkRunning =
         onceRunning(results.get(Variant.TIDEMARK), startups.get(Variant.TIDEMARK));
-    for (Variant other : List.of(Variant.NATIVE_FLINK, Variant.PLAIN_BEAM)) {
+    double tidemarkFixed = fixedCostMillis(startups.get(Variant.TIDEMARK));
+    for (Variant other : results.keySet()) {
+      if (other == Variant.TIDEMARK) {
+        continue;
+      }
       double median = median(validRates(results.get(other)));
       double running = onceRunning(results.get(other), startups.get(other));
+      BreakEven breakEven =
+          new BreakEven(
+              tidemarkFixed, tidemarkRunning, fixedCostMillis(startups.get(other)), running);
       table.append(
           String.format(
               Locale.ROOT,
-              "%ntidemark / %s (medians): %.2fx over the whole run, %.2fx once running",
+              "%ntidemark / %s (medians): %.2fx over the whole run, %.2fx once running;"
+                  + " as fast over the whole run %s",
               other.label(),
               tidemark / median,
-              tidemarkRunning / running));
+              tidemarkRunning / running,
+              breakEven.describe()));
     }
     return table.append(String.format("%n")).toString();
   }

@@ -1,32 +1,50 @@
 package dev.tidemark.benchmarks;
 
 import java.nio.file.Path;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** The jobs the benchmark compares, each S5's metrics over the same file. */
 enum Variant {
-  TIDEMARK("tidemark metrics") {
+  TIDEMARK("tidemark", "tidemark metrics") {
     @Override
     Result run(Path input, long lines, int parallelism) throws Exception {
       return TidemarkMetricsRun.run(input, lines, parallelism);
     }
   },
-  NATIVE_FLINK("hand-written Flink DataStream") {
+  NATIVE_FLINK("native", "hand-written Flink DataStream") {
     @Override
     Result run(Path input, long lines, int parallelism) throws Exception {
       return NativeFlinkMetrics.run(input, lines, parallelism);
     }
   },
-  PLAIN_BEAM("plain Beam on the FlinkRunner") {
+  PLAIN_BEAM("beam", "plain Beam on the FlinkRunner") {
     @Override
     Result run(Path input, long lines, int parallelism) throws Exception {
       return PlainBeamMetrics.run(input, lines, parallelism);
     }
   };
 
+  private final String option;
   private final String label;
 
-  Variant(String label) {
+  Variant(String option, String label) {
+    this.option = option;
     this.label = label;
+  }
+
+  /** The variant named {@code option} in {@code --variants}, or null if none is. */
+  static @Nullable Variant ofOption(String option) {
+    for (Variant variant : values()) {
+      if (variant.option.equals(option)) {
+        return variant;
+      }
+    }
+    return null;
+  }
+
+  /** Its name in {@code --variants}. */
+  String option() {
+    return option;
   }
 
   String label() {
