@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -33,14 +32,6 @@ final class FlinkJob {
 
   /** One client for every call: the watcher asks once a second. */
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-
-  /** tidemark's counters, as the summary line names them. */
-  static final List<String> COUNTERS =
-      List.of(
-          TidemarkMetrics.RECORDS_IN,
-          TidemarkMetrics.RESULTS_OUT,
-          TidemarkMetrics.LATE_RECORDS,
-          TidemarkMetrics.DEAD_LETTERS);
 
   private final String api;
   private final String id;
@@ -102,7 +93,7 @@ final class FlinkJob {
   /** tidemark's counters so far, summed over every operator and subtask, by name. */
   Map<String, Long> counters() throws IOException {
     Map<String, Long> counters = new HashMap<>();
-    COUNTERS.forEach(name -> counters.put(name, 0L));
+    RunSummary.COUNTERS.forEach(name -> counters.put(name, 0L));
     for (JsonNode vertex : get(api + "/jobs/" + id).path("vertices")) {
       String metrics = api + "/jobs/" + id + "/vertices/" + vertex.path("id").asText() + "/metrics";
       for (JsonNode available : get(metrics)) {
