@@ -76,7 +76,7 @@ final class GatherWindowRecordsFn<AccumT>
 
   @ProcessElement
   public void processElement(@Element List<ArrivedLine> batch, MultiOutputReceiver out) {
-    Map<KV<String, Instant>, WindowRecords<AccumT>> gathered = new LinkedHashMap<>();
+    Map<KeyAndWindow, WindowRecords<AccumT>> gathered = new LinkedHashMap<>();
     Instant now = Instant.now();
     for (ArrivedLine line : batch) {
       Event event;
@@ -109,7 +109,7 @@ final class GatherWindowRecordsFn<AccumT>
       }
       WindowRecords<AccumT> records =
           gathered.computeIfAbsent(
-              KV.of(event.key(), window.start()),
+              new KeyAndWindow(event.key(), window.start().getMillis()),
               keyAndWindow -> new WindowRecords<>(window.start(), aggregate.createAccumulator()));
       KV<Integer, Event> record = KV.of(input, event);
       if (verdict == Arrival.ON_TIME) {
@@ -121,7 +121,12 @@ final class GatherWindowRecordsFn<AccumT>
     }
     recordsIn.inc(batch.size());
     gathered.forEach(
-        (keyAndWindow, records) ->
-            out.get(recordsTag).output(KV.of(keyAndWindow.getKey(), records)));
+        (keyAndWindow, records) -> out.get(recordsTag).output(KV.of(keyAndWindow.key(), records)));
   }
+
+  /**
+   * What a batch's records are gathered by. A record, not a {@code KV}: it is hashed once per
+   * record, and {@code KV}'s hash builds an array and goes through {@code Arrays.deepHashCode}.
+   */
+  private record KeyAndWindow(String key, long windowStartMillis) {}
 }

@@ -54,11 +54,19 @@ public final class EventTimeWindowing implements Serializable {
   /** Assigns {@link #windowOf}; made once, not per record. */
   private final FixedWindows windows;
 
+  /**
+   * The latest last timestamp of a window that expires before the global window ends: {@link
+   * #isExpired} runs once per record, so it works in epoch millis, with nothing to allocate.
+   */
+  private final long latestUncappedMaxTimestampMillis;
+
   private EventTimeWindowing(Duration size, Duration allowedLateness, Duration idleFlush) {
     this.size = size;
     this.windows = FixedWindows.of(size);
     this.allowedLateness = allowedLateness;
     this.idleFlush = idleFlush;
+    this.latestUncappedMaxTimestampMillis =
+        GlobalWindow.INSTANCE.maxTimestamp().getMillis() - allowedLateness.getMillis();
   }
 
   /** Tumbling windows of {@code size}, aligned to the epoch, no allowed lateness. */
@@ -111,11 +119,7 @@ public final class EventTimeWindowing implements Serializable {
    * which the GroupByKey uses to drop late data.
    */
   public Instant expiresAt(IntervalWindow window) {
-    Instant globalEnd = GlobalWindow.INSTANCE.maxTimestamp();
-    if (globalEnd.minus(allowedLateness).isBefore(window.maxTimestamp())) {
-      return globalEnd;
-    }
-    return window.maxTimestamp().plus(allowedLateness);
+    return new Instant(expiresAtMillis(window));
   }
 
   /**
@@ -123,7 +127,16 @@ public final class EventTimeWindowing implements Serializable {
    * Beam's GroupByKey would drop an element of it.
    */
   public boolean isExpired(IntervalWindow window, Instant watermark) {
-    return expiresAt(window).isBefore(watermark);
+    return expiresAtMillis(window) < watermark.getMillis();
+  }
+
+  /** {@link #expiresAt} in epoch millis. */
+  private long expiresAtMillis(IntervalWindow window) {
+    // The window's last timestamp, as IntervalWindow.maxTimestamp() computes it.
+    long maxTimestamp = window.end().getMillis() - 1;
+    return maxTimestamp > latestUncappedMaxTimestampMillis
+        ? GlobalWindow.INSTANCE.maxTimestamp().getMillis()
+        : maxTimestamp + allowedLateness.getMillis();
   }
 
   /** Assigns elements to this preset's windows, with its trigger. */
