@@ -42,11 +42,6 @@ enum Variant {
     return null;
   }
 
-  /** Its name in {@code --variants}. */
-  String option() {
-    return option;
-  }
-
   String label() {
     return label;
   }
