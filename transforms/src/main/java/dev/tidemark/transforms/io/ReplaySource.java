@@ -60,12 +60,6 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
 
   private static final long serialVersionUID = 1L;
 
-  /**
-   * Characters after which a batch ends even below {@code maxLines}, so that a recording of long
-   * lines does not make elements of many megabytes.
-   */
-  static final long MAX_CHARS_PER_ELEMENT = 1 << 20;
-
   private final RecordedLines lines;
   private final EventFormat format;
   private final Duration maxOutOfOrderness;
@@ -130,13 +124,12 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   }
 
   /**
-   * Emits up to {@code maxLines} consecutive lines per element (fewer once they hold {@link
-   * #MAX_CHARS_PER_ELEMENT} characters), stamped with the arrival watermark of the first (the
-   * lowest of the batch) instead of an event time. No line is then ever behind the watermark, so
-   * every runner holds its downstream watermarks for it while it is in flight; and the runner's
-   * cost per element is paid once per batch. For the replay's windowing, which reads each line's
-   * event time and arrival watermark from the line itself. A paced replay ({@link #withRate}) emits
-   * what is due, so a batch never waits for lines.
+   * Emits up to {@code maxLines} consecutive lines per element, stamped with the arrival watermark
+   * of the first (the lowest of the batch) instead of an event time. No line is then ever behind
+   * the watermark, so every runner holds its downstream watermarks for it while it is in flight;
+   * and the runner's cost per element is paid once per batch. For the replay's windowing, which
+   * reads each line's event time and arrival watermark from the line itself. A paced replay ({@link
+   * #withRate}) emits what is due, so a batch never waits for lines.
    */
   public ReplaySource inBatchesAtArrivalWatermark(int maxLines) {
     if (maxLines < 1) {
@@ -295,12 +288,8 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     @Override
     public boolean advance() {
       List<ArrivedLine> batch = new ArrayList<>(Math.min(source.maxLinesPerElement, 1024));
-      long chars = 0;
-      while (batch.size() < source.maxLinesPerElement
-          && chars < MAX_CHARS_PER_ELEMENT
-          && isNextLineDue()) {
+      while (batch.size() < source.maxLinesPerElement && isNextLineDue()) {
         String line = iterator.next();
-        chars += line.length();
         linesRead++;
         emittedSinceStart++;
         Instant now = Instant.now();
@@ -321,6 +310,10 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       Instant watermark = watermarkBeforeNextLine(Instant.now());
       reportGauges(watermark);
       if (progress != null) {
+        long chars = 0;
+        for (ArrivedLine line : batch) {
+          chars += line.text().length();
+        }
         progress.read(linesRead, chars, watermark);
       }
       current = batch;

@@ -36,13 +36,8 @@ import org.apache.beam.sdk.values.TupleTagList;
  */
 final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionTuple> {
 
-  /**
-   * Lines per element from a replay's source (fewer when they are long: {@code
-   * ReplaySource#MAX_CHARS_PER_ELEMENT}): enough that the runner's cost per element fades. On Flink
-   * the source's runner updates every metric at each element; 512-line batches cost about 15 % more
-   * CPU over a 4M-line metrics run than these.
-   */
-  static final int LINES_PER_BATCH = 16_384;
+  /** Lines per element from a replay's source: enough that the runner's cost per element fades. */
+  static final int LINES_PER_BATCH = 512;
 
   /** Each pane: the key, and the pane with what it carries. */
   final TupleTag<KV<String, KV<WindowPane, OutputT>>> panes = new TupleTag<>();
