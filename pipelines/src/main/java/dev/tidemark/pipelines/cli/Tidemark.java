@@ -87,22 +87,13 @@ public final class Tidemark {
     }
   }
 
-  /**
-   * tidemark's defaults for Beam's own options: embedded Flink, and bundles of at most 100 ms. On
-   * Flink a step holds its output watermark until its bundle finishes (Beam's default: after up to
-   * 1,000 ms); a replay reads hundreds of seconds of event time in a second, and every window of
-   * them stayed open downstream until then (the memory run's heap swung between 53 and 166 MB, 45
-   * to 53 MB with 100 ms).
-   */
+  /** tidemark's defaults for Beam's own options: embedded Flink. */
   private static String[] withDefaults(List<String> options) {
     if (options.stream().noneMatch(option -> option.startsWith("--runner="))) {
       options.add("--runner=FlinkRunner");
     }
     if (options.stream().noneMatch(option -> option.startsWith("--flinkMaster="))) {
       options.add("--flinkMaster=[local]");
-    }
-    if (options.stream().noneMatch(option -> option.startsWith("--maxBundleTimeMills="))) {
-      options.add("--maxBundleTimeMills=100");
     }
     return options.toArray(String[]::new);
   }
