@@ -17,8 +17,6 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -60,8 +58,9 @@ public final class MetricsPipeline {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The format of event_time_log per time zone, made once: not once per result. */
-  private static final Map<String, DateTimeFormatter> EVENT_TIME_LOG = new ConcurrentHashMap<>();
+  /** The format of event_time_log, parsed once: each result gives it its time zone. */
+  private static final DateTimeFormatter EVENT_TIME_LOG =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private MetricsPipeline() {}
 
@@ -101,10 +100,7 @@ public final class MetricsPipeline {
     node.put(
         "event_time_log",
         EVENT_TIME_LOG
-            .computeIfAbsent(
-                timeZone,
-                zone ->
-                    DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.of(zone)))
+            .withZone(ZoneId.of(timeZone))
             .format(java.time.Instant.ofEpochMilli(result.pane().windowEnd().getMillis())));
     node.put("op_type", key.get(1).asText());
     node.put("count_result", result.count());
