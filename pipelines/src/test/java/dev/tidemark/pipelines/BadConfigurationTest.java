@@ -4,6 +4,9 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,6 +60,24 @@ class BadConfigurationTest {
     assertThat(run.exitCode, equalTo(2));
     assertThat(run.err, equalTo(expected.trim() + System.lineSeparator()));
     assertThat(run.out, equalTo(""));
+  }
+
+  @Test
+  void webUiOnAPortInUseFailsBeforeTheJobStarts() throws IOException {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      CommandLine run = CommandLine.run("count", "--webUi=" + port);
+
+      assertThat(run.exitCode, equalTo(2));
+      assertThat(
+          run.err,
+          equalTo(
+              "tidemark: --webUi: 127.0.0.1:"
+                  + port
+                  + " is in use; choose another port, or leave --webUi out"
+                  + System.lineSeparator()));
+      assertThat(run.out, equalTo(""));
+    }
   }
 
   @Test

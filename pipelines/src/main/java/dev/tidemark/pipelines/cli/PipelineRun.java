@@ -1,6 +1,8 @@
 package dev.tidemark.pipelines.cli;
 
+import dev.tidemark.pipelines.config.EmbeddedCluster;
 import dev.tidemark.pipelines.config.EmbeddedFlink;
+import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Map;
@@ -103,7 +105,8 @@ final class PipelineRun {
       watcher.start();
     }
     try {
-      PipelineResult result = pipeline.run();
+      EmbeddedCluster cluster = options.as(TidemarkOptions.class).getEmbeddedCluster();
+      PipelineResult result = cluster == null ? pipeline.run() : cluster.run(pipeline);
       PipelineResult.State state = result.waitUntilFinish();
       if (summarized.compareAndSet(false, true)) {
         err.println(RunSummary.of(result));

@@ -5,7 +5,9 @@ import dev.tidemark.pipelines.ExplainRecording;
 import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.EmbeddedCluster;
 import dev.tidemark.pipelines.config.EmbeddedFlink;
+import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -114,7 +116,9 @@ public final class Tidemark {
       return new Command<>(
           options,
           (parsed, out, err) -> {
-            try {
+            // Closed before the run's directory, which the cluster writes in, is deleted.
+            try (EmbeddedCluster cluster = EmbeddedCluster.notStarted()) {
+              parsed.as(TidemarkOptions.class).setEmbeddedCluster(cluster);
               return PipelineRun.run(build.apply(parsed), err);
             } finally {
               EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));

@@ -65,7 +65,7 @@ public final class EmbeddedFlink {
           "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
     try {
-      int restPort = webUi == null ? freeLoopbackPort() : webUi;
+      int restPort = webUi == null ? freeLoopbackPort() : requireFree(webUi);
       REST_PORTS.put(options.getJobName(), restPort);
       if (CLEAN_UP_ON_EXIT.compareAndSet(false, true)) {
         Runtime.getRuntime()
@@ -121,6 +121,19 @@ public final class EmbeddedFlink {
       if (RUN_DIRECTORIES.remove(run)) {
         deleteQuietly(run);
       }
+    }
+  }
+
+  /**
+   * {@code --webUi}'s port, if nothing listens on it: otherwise Flink fails while it starts, with a
+   * stack trace, after the pipeline is built.
+   */
+  private static int requireFree(int webUi) {
+    try (ServerSocket socket = new ServerSocket(webUi, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new ConfigurationException(
+          "--webUi: 127.0.0.1:" + webUi + " is in use; choose another port, or leave --webUi out");
     }
   }
 

@@ -13,8 +13,9 @@ public final class RunnerSettings {
    * the job even with checkpointing on (Flink's default then keeps them forever), and does not copy
    * elements between chained operators; and checks that a cluster answers at {@code --flinkMaster}
    * ({@code [local]} and the other bracketed values are embedded); an embedded run listens on the
-   * loopback interface only and leaves no files behind ({@link EmbeddedFlink}). On the
-   * DirectRunner, uses {@code --parallelism} as its target.
+   * loopback interface only and leaves no files behind ({@link EmbeddedFlink}), and starts its
+   * cluster now if the command line gave it one ({@link EmbeddedCluster}). On the DirectRunner,
+   * uses {@code --parallelism} as its target.
    */
   public static void prepare(TidemarkOptions options, boolean sourceStartsFromImpulse) {
     options.setStreaming(true);
@@ -24,6 +25,10 @@ public final class RunnerSettings {
         FlinkMasterCheck.requireCluster(master);
       }
       EmbeddedFlink.configure(options);
+      if ("[local]".equals(master) && options.getEmbeddedCluster() != null) {
+        // Every option is checked by now: the cluster starts while the pipeline is built.
+        options.getEmbeddedCluster().start(options);
+      }
       options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
       // Without it the runner copies every element (encode, decode) between chained operators:
       // S5's metrics ran 30 % longer. It assumes no DoFn changes its input, which Beam forbids

@@ -1,0 +1,191 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.pipelines.config.EmbeddedCluster;
+import dev.tidemark.pipelines.config.EmbeddedFlink;
+import dev.tidemark.pipelines.config.RunnerSettings;
+import dev.tidemark.pipelines.config.TidemarkOptions;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded cluster the command line starts early ({@link EmbeddedCluster}) is up before the
+ * pipeline is built, runs its job, stops with it, and leaves Flink's context environment and the
+ * options as they were; a cluster that cannot start fails the run.
+ */
+class EmbeddedClusterIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @TempDir Path directory;
+
+  @Test
+  void isUpBeforeThePipelineIsBuiltAndRunsItsJob() throws Exception {
+    TidemarkOptions options = embeddedRun();
+    try (EmbeddedCluster cluster = EmbeddedCluster.notStarted()) {
+      options.setEmbeddedCluster(cluster);
+      RunnerSettings.prepare(options, false);
+      String rest = EmbeddedFlink.restAddress(options).orElseThrow();
+
+      JsonNode overview = awaitSlots(rest, 2);
+      assertThat(overview.get("jobs-finished").asInt(), equalTo(0));
+
+      PipelineResult result = cluster.run(countThree(options));
+
+      assertThat(result.getState(), equalTo(PipelineResult.State.DONE));
+      assertThat(counted(result), equalTo(3L));
+      assertThat(options.getFlinkMaster(), equalTo("[local]"));
+      assertThat(
+          StreamExecutionEnvironment.getExecutionEnvironment(),
+          instanceOf(LocalStreamEnvironment.class));
+      cluster.close();
+      assertThrows(ConnectException.class, () -> overview(rest));
+    } finally {
+      EmbeddedFlink.cleanUp(options);
+    }
+  }
+
+  @Test
+  void thatCannotStartFailsTheRun() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Files.write(
+          directory.resolve("flink-conf.yaml"),
+          List.of(
+              "rest.bind-address: 127.0.0.1",
+              "rest.address: 127.0.0.1",
+              "jobmanager.bind-host: 127.0.0.1",
+              "taskmanager.bind-host: 127.0.0.1",
+              "taskmanager.host: 127.0.0.1",
+              "rest.port: " + taken.getLocalPort()));
+      TidemarkOptions options = embeddedRun();
+      options.setFlinkConfDir(directory.toString());
+      try (EmbeddedCluster cluster = EmbeddedCluster.notStarted()) {
+        options.setEmbeddedCluster(cluster);
+        RunnerSettings.prepare(options, false);
+
+        Pipeline pipeline = countThree(options);
+        RuntimeException failed = assertThrows(RuntimeException.class, () -> cluster.run(pipeline));
+
+        assertThat(rootCause(failed), instanceOf(BindException.class));
+        assertThat(options.getFlinkMaster(), equalTo("[local]"));
+      }
+    }
+  }
+
+  @Test
+  void thatIsNeverStartedLeavesTheRunToItsRunner() {
+    TidemarkOptions options =
+        PipelineOptionsFactory.fromArgs("--runner=DirectRunner").as(TidemarkOptions.class);
+    try (EmbeddedCluster cluster = EmbeddedCluster.notStarted()) {
+      options.setEmbeddedCluster(cluster);
+      RunnerSettings.prepare(options, false);
+
+      PipelineResult result = cluster.run(countThree(options));
+
+      assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
+      assertThat(counted(result), equalTo(3L));
+    }
+  }
+
+  private static TidemarkOptions embeddedRun() {
+    return PipelineOptionsFactory.fromArgs(
+            "--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2")
+        .as(TidemarkOptions.class);
+  }
+
+  private static Pipeline countThree(TidemarkOptions options) {
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline.apply(Create.of(1, 2, 3)).apply(ParDo.of(new CountFn()));
+    return pipeline;
+  }
+
+  private static long counted(PipelineResult result) {
+    return result
+        .metrics()
+        .queryMetrics(
+            MetricsFilter.builder()
+                .addNameFilter(MetricNameFilter.named(CountFn.class, "seen"))
+                .build())
+        .getCounters()
+        .iterator()
+        .next()
+        .getAttempted();
+  }
+
+  /** The cluster's overview once it offers {@code slots} slots; fails after a minute. */
+  private JsonNode awaitSlots(String rest, int slots) throws Exception {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    JsonNode overview = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        overview = overview(rest);
+        if (overview.path("slots-total").asInt() == slots) {
+          return overview;
+        }
+      } catch (ConnectException notYet) {
+        // The REST endpoint is not up yet.
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no " + slots + " slots at " + rest + " within a minute: " + overview);
+  }
+
+  private JsonNode overview(String rest) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://" + rest + "/overview")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(response.body());
+  }
+
+  private static Throwable rootCause(Throwable failure) {
+    Throwable cause = failure;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  /** Counts the elements it sees. */
+  private static final class CountFn extends DoFn<Integer, Integer> {
+    private final Counter seen = Metrics.counter(CountFn.class, "seen");
+
+    @ProcessElement
+    public void processElement(@Element Integer element, OutputReceiver<Integer> out) {
+      seen.inc();
+      out.output(element);
+    }
+  }
+}
