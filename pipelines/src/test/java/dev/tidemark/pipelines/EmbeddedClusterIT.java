@@ -1,12 +1,14 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.instanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.pipelines.cli.Tidemark;
 import dev.tidemark.pipelines.config.EmbeddedCluster;
 import dev.tidemark.pipelines.config.EmbeddedFlink;
 import dev.tidemark.pipelines.config.RunnerSettings;
@@ -23,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.Counter;
@@ -41,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The embedded cluster the command line starts early ({@link EmbeddedCluster}) is up before the
  * pipeline is built, runs its job, stops with it, and leaves Flink's context environment and the
- * options as they were; a cluster that cannot start fails the run.
+ * options as they were; a cluster that cannot start fails the run, and the command line exits.
  */
 class EmbeddedClusterIT {
 
@@ -80,17 +83,8 @@ class EmbeddedClusterIT {
   @Test
   void thatCannotStartFailsTheRun() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Files.write(
-          directory.resolve("flink-conf.yaml"),
-          List.of(
-              "rest.bind-address: 127.0.0.1",
-              "rest.address: 127.0.0.1",
-              "jobmanager.bind-host: 127.0.0.1",
-              "taskmanager.bind-host: 127.0.0.1",
-              "taskmanager.host: 127.0.0.1",
-              "rest.port: " + taken.getLocalPort()));
       TidemarkOptions options = embeddedRun();
-      options.setFlinkConfDir(directory.toString());
+      options.setFlinkConfDir(confWithRestPort(taken.getLocalPort()).toString());
       try (EmbeddedCluster cluster = EmbeddedCluster.notStarted()) {
         options.setEmbeddedCluster(cluster);
         RunnerSettings.prepare(options, false);
@@ -101,6 +95,21 @@ class EmbeddedClusterIT {
         assertThat(rootCause(failed), instanceOf(BindException.class));
         assertThat(options.getFlinkMaster(), equalTo("[local]"));
       }
+    }
+  }
+
+  @Test
+  void thatCannotStartEndsTheCommandLine() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Path log = directory.resolve("run.log");
+      Process run =
+          TidemarkJar.run("count", "--flinkConfDir=" + confWithRestPort(taken.getLocalPort()))
+              .redirectOutput(log.toFile())
+              .start();
+
+      assertThat("ends within 2 min", run.waitFor(2, TimeUnit.MINUTES), equalTo(true));
+      assertThat(run.exitValue(), equalTo(Tidemark.FAILED));
+      assertThat(Files.readString(log), containsString("BindException"));
     }
   }
 
@@ -117,6 +126,21 @@ class EmbeddedClusterIT {
       assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
       assertThat(counted(result), equalTo(3L));
     }
+  }
+
+  /** A {@code flink-conf.yaml} of the user's, on the loopback interface, REST on {@code port}. */
+  private Path confWithRestPort(int port) throws IOException {
+    Path conf = Files.createDirectories(directory.resolve("conf-" + port));
+    Files.write(
+        conf.resolve("flink-conf.yaml"),
+        List.of(
+            "rest.bind-address: 127.0.0.1",
+            "rest.address: 127.0.0.1",
+            "jobmanager.bind-host: 127.0.0.1",
+            "taskmanager.bind-host: 127.0.0.1",
+            "taskmanager.host: 127.0.0.1",
+            "rest.port: " + port));
+    return conf;
   }
 
   private static TidemarkOptions embeddedRun() {

@@ -91,7 +91,7 @@ final class PipelineRun {
       return STOPPED;
     }
     err.println(RunSummary.of(result));
-    return state == PipelineResult.State.DONE ? 0 : 1;
+    return state == PipelineResult.State.DONE ? 0 : Tidemark.FAILED;
   }
 
   private int onFlink(Pipeline pipeline) {
@@ -111,7 +111,7 @@ final class PipelineRun {
       if (summarized.compareAndSet(false, true)) {
         err.println(RunSummary.of(result));
       }
-      return state == PipelineResult.State.DONE ? 0 : 1;
+      return state == PipelineResult.State.DONE ? 0 : Tidemark.FAILED;
     } catch (RuntimeException e) {
       Map<String, Long> counters = drained.get();
       if (counters != null && summarized.compareAndSet(false, true)) {

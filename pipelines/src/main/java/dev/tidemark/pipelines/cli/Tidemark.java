@@ -47,8 +47,21 @@ public final class Tidemark {
 
   private Tidemark() {}
 
+  /** Exit code for a run that failed: the job failed, or could not be submitted. */
+  public static final int FAILED = 1;
+
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    int exitCode;
+    try {
+      exitCode = run(args, System.out, System.err);
+    } catch (RuntimeException e) {
+      // Printed as the JVM would, but exiting: a cluster that failed while it started leaves
+      // threads behind that would keep the JVM alive for ever.
+      System.err.print("Exception in thread \"main\" ");
+      e.printStackTrace();
+      exitCode = FAILED;
+    }
+    System.exit(exitCode);
   }
 
   /** Runs the command line and returns the exit code, without exiting. */
