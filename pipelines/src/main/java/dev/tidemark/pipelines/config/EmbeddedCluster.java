@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.config;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
@@ -249,7 +250,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private ContextEnvironment() {}
 
-    static void install(java.util.function.Supplier<StreamExecutionEnvironment> environment) {
+    static void install(Supplier<StreamExecutionEnvironment> environment) {
       initializeContextEnvironment(ignoredConfiguration -> environment.get());
     }
 
