@@ -66,7 +66,7 @@ public final class MetricsPipeline {
 
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
   public static Pipeline build(Options options) {
-    String timeZone = timeZone(options.getTimeZone());
+    ZoneId timeZone = timeZone(options.getTimeZone());
     PerWindowCounts.Settings settings = settings(options);
     ExplainRecording.writeReportIfAsked(options, settings);
     RunnerSettings.prepare(options, settings.source().startsFromImpulse());
@@ -88,7 +88,7 @@ public final class MetricsPipeline {
         OutputSinks.from(options));
   }
 
-  static String json(WindowResult result, String timeZone) {
+  static String json(WindowResult result, ZoneId timeZone) {
     JsonNode key;
     try {
       key = JSON.readTree(result.key());
@@ -100,7 +100,7 @@ public final class MetricsPipeline {
     node.put(
         "event_time_log",
         EVENT_TIME_LOG
-            .withZone(ZoneId.of(timeZone))
+            .withZone(timeZone)
             .format(java.time.Instant.ofEpochMilli(result.pane().windowEnd().getMillis())));
     node.put("op_type", key.get(1).asText());
     node.put("count_result", result.count());
@@ -111,9 +111,10 @@ public final class MetricsPipeline {
     return JsonLines.text(node);
   }
 
-  static String timeZone(String timeZone) {
+  /** The zone {@code --timeZone} names, looked up once: not once per result. */
+  static ZoneId timeZone(String timeZone) {
     try {
-      return ZoneId.of(timeZone).getId();
+      return ZoneId.of(timeZone);
     } catch (DateTimeException | NullPointerException e) {
       throw new ConfigurationException(
           "--timeZone: '" + timeZone + "' is not a time zone; use e.g. UTC or Asia/Shanghai");

@@ -9,6 +9,7 @@ import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
+import java.time.ZoneId;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class JsonLinesTest {
   void metricsRowIsS5sThenItsPane() {
     WindowResult result = new WindowResult("[\"idx\",\"es_sink\"]", PANE, 4, 0);
     assertThat(
-        MetricsPipeline.json(result, "Asia/Shanghai"),
+        MetricsPipeline.json(result, ZoneId.of("Asia/Shanghai")),
         equalTo(
             "{\"index_name\":\"idx\",\"event_time_log\":\"2020-04-10 11:32:50\","
                 + "\"op_type\":\"es_sink\",\"count_result\":4,\"timing\":\"LATE\",\"pane\":1,"

@@ -12,6 +12,7 @@ import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.Sink;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -103,7 +104,7 @@ class PipelinesOnTestStreamTest {
             EVENT_TIME,
             EventTimeWindowing.fixed(Duration.standardSeconds(1)),
             sinks),
-        result -> MetricsPipeline.json(result, "UTC"));
+        result -> MetricsPipeline.json(result, ZoneId.of("UTC")));
     pipeline.run().waitUntilFinish();
 
     assertThat(
