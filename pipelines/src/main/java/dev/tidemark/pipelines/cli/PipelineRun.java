@@ -173,7 +173,7 @@ final class PipelineRun {
   }
 
   private Optional<FlinkJob> job() {
-    return EmbeddedFlink.restAddress(options)
+    return EmbeddedFlink.restAddress(options.as(TidemarkOptions.class))
         .flatMap(address -> FlinkJob.running(address, options.getJobName()));
   }
 

@@ -1,5 +1,6 @@
 package dev.tidemark.pipelines.config;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -50,8 +51,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   private static final String TARGET = "tidemark-embedded";
 
-  // Set by start() before its thread starts, on the thread that builds and runs the pipeline.
-  private CompletableFuture<MiniCluster> cluster;
+  // Set by start() before its thread starts, on the thread that builds and runs the pipeline;
+  // volatile for restAddress(), which a signal's shutdown hook calls.
+  private volatile CompletableFuture<MiniCluster> cluster;
   private Configuration configuration;
   private int slots;
 
@@ -100,6 +102,19 @@ public final class EmbeddedCluster implements AutoCloseable {
       ContextEnvironment.remove();
       options.setFlinkMaster(master);
     }
+  }
+
+  /**
+   * Where the cluster's REST API answers, {@code host:port}, once it is up; empty before, and if it
+   * was never started or failed to start. Without {@code --webUi} Flink chose the port.
+   */
+  Optional<String> restAddress() {
+    CompletableFuture<MiniCluster> started = cluster;
+    if (started == null || !started.isDone() || started.isCompletedExceptionally()) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(started.join().getRestAddress().getNow(null))
+        .map(uri -> uri.getHost() + ":" + uri.getPort());
   }
 
   /** Stops the cluster, if started, and waits until it has stopped; the job stops it too. */

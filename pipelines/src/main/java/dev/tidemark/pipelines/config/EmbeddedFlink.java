@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,9 +30,6 @@ public final class EmbeddedFlink {
   private static final String PREFIX = "tidemark-run-";
   private static final Set<Path> RUN_DIRECTORIES = ConcurrentHashMap.newKeySet();
 
-  /** The REST port of each embedded run this JVM configured, by job name. */
-  private static final Map<String, Integer> REST_PORTS = new ConcurrentHashMap<>();
-
   /** Deletes the runs' directories when the JVM exits, however it exits; made by the first run. */
   private static final AtomicBoolean CLEAN_UP_ON_EXIT = new AtomicBoolean();
 
@@ -41,8 +37,10 @@ public final class EmbeddedFlink {
 
   /**
    * Gives an embedded run without a configuration of its own the loopback-only one, with Flink's
-   * Web UI and REST API on {@code --webUi}'s port if given (otherwise on a free one, which {@link
-   * #restAddress} names: the command line stops the job through it).
+   * Web UI and REST API on {@code --webUi}'s port if given. Otherwise Flink binds a free port
+   * itself ({@code rest.port: 0}), which the started cluster reports ({@link #restAddress}: the
+   * command line stops the job through it): a port chosen here and bound by Flink seconds later
+   * could be taken in between by another bind to port 0, Flink's own BLOB server's among them.
    */
   static void configure(TidemarkOptions options) {
     if (!"[local]".equals(options.getFlinkMaster())) {
@@ -65,8 +63,7 @@ public final class EmbeddedFlink {
           "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
     try {
-      int restPort = webUi == null ? freeLoopbackPort() : requireFree(webUi);
-      REST_PORTS.put(options.getJobName(), restPort);
+      int restPort = webUi == null ? 0 : requireFree(webUi);
       if (CLEAN_UP_ON_EXIT.compareAndSet(false, true)) {
         Runtime.getRuntime()
             .addShutdownHook(
@@ -99,17 +96,17 @@ public final class EmbeddedFlink {
   }
 
   /**
-   * Where the run's Flink REST API answers: the cluster's ({@code --flinkMaster}), or the embedded
-   * one's that {@link #configure} chose; empty for an embedded run with a configuration of the
-   * user's own ({@code --flinkConfDir}).
+   * Where the run's Flink REST API answers: the cluster's ({@code --flinkMaster}), or that of the
+   * embedded cluster the command line started, once it is up ({@link EmbeddedCluster}); empty
+   * otherwise.
    */
-  public static Optional<String> restAddress(FlinkPipelineOptions options) {
+  public static Optional<String> restAddress(TidemarkOptions options) {
     String master = options.getFlinkMaster();
     if (master != null && !master.startsWith("[")) {
       return Optional.of(master);
     }
-    return Optional.ofNullable(REST_PORTS.get(options.getJobName()))
-        .map(port -> "127.0.0.1:" + port);
+    EmbeddedCluster cluster = options.getEmbeddedCluster();
+    return cluster == null ? Optional.empty() : cluster.restAddress();
   }
 
   /** Deletes the run's directory, if {@link #configure} made one; at the end of a run. */
@@ -117,7 +114,6 @@ public final class EmbeddedFlink {
     String confDir = options.getFlinkConfDir();
     if (confDir != null) {
       Path run = Path.of(confDir);
-      REST_PORTS.remove(options.getJobName());
       if (RUN_DIRECTORIES.remove(run)) {
         deleteQuietly(run);
       }
@@ -134,12 +130,6 @@ public final class EmbeddedFlink {
     } catch (IOException e) {
       throw new ConfigurationException(
           "--webUi: 127.0.0.1:" + webUi + " is in use; choose another port, or leave --webUi out");
-    }
-  }
-
-  private static int freeLoopbackPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 
