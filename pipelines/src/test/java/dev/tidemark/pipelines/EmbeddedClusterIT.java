@@ -170,48 +170,59 @@ class EmbeddedClusterIT {
         .getAttempted();
   }
 
-  /** The cluster's overview once it offers {@code slots} slots; fails after a minute. */
   /** The cluster's REST address: known once it is up, on the port Flink bound itself. */
-  private static String awaitRestAddress(TidemarkOptions options) throws InterruptedException {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      Optional<String> rest = EmbeddedFlink.restAddress(options);
-      if (rest.isPresent()) {
-        return rest.get();
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the embedded cluster did not start within a minute");
+  private static String awaitRestAddress(TidemarkOptions options) throws Exception {
+    return withinAMinute(
+        "the embedded cluster's REST address", () -> EmbeddedFlink.restAddress(options));
   }
 
+  /** The cluster's overview once it offers {@code slots} slots. */
   private JsonNode awaitSlots(String rest, int slots) throws Exception {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    JsonNode overview = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        overview = overview(rest);
-        if (overview.path("slots-total").asInt() == slots) {
-          return overview;
-        }
-      } catch (ConnectException notYet) {
-        // The REST endpoint is not up yet.
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no " + slots + " slots at " + rest + " within a minute: " + overview);
+    return withinAMinute(
+        slots + " slots at " + rest,
+        () -> {
+          try {
+            JsonNode overview = overview(rest);
+            return overview.path("slots-total").asInt() == slots
+                ? Optional.of(overview)
+                : Optional.empty();
+          } catch (ConnectException notYet) {
+            return Optional.empty();
+          }
+        });
   }
 
+  /** Returns once nothing answers at {@code rest} any more. */
   private void awaitStopped(String rest) throws Exception {
+    withinAMinute(
+        "the cluster at " + rest + " stopped after its job",
+        () -> {
+          try {
+            overview(rest);
+            return Optional.empty();
+          } catch (ConnectException stopped) {
+            return Optional.of(rest);
+          }
+        });
+  }
+
+  /** What {@code probe} finds, asked every 100 ms; fails naming {@code what} after a minute. */
+  private static <T> T withinAMinute(String what, Probe<T> probe) throws Exception {
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (System.nanoTime() < deadline) {
-      try {
-        overview(rest);
-      } catch (ConnectException stopped) {
-        return;
+      Optional<T> found = probe.find();
+      if (found.isPresent()) {
+        return found.get();
       }
       Thread.sleep(100);
     }
-    throw new AssertionError("the cluster at " + rest + " still answers a minute after its job");
+    throw new AssertionError("not within a minute: " + what);
+  }
+
+  /** One look for what a test waits for: empty while it is not there yet. */
+  @FunctionalInterface
+  private interface Probe<T> {
+    Optional<T> find() throws Exception;
   }
 
   private JsonNode overview(String rest) throws IOException, InterruptedException {
