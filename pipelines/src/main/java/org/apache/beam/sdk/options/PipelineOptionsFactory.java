@@ -18,8 +18,7 @@
 /*
  * tidemark carries this copy of Beam 2.70.0's PipelineOptionsFactory until Beam has the fix below;
  * the shaded jars leave out the ones in Beam's jars (the parent pom's shade filter). It differs
- * from Beam's in one method, MethodComparator.compare, and in two removed @SuppressFBWarnings
- * annotations (their jar is not on tidemark's classpath).
+ * from Beam's in one method, MethodComparator.compare, and in its javadoc.
  *
  * Why: Beam validates every options interface it registers against all those registered before,
  * and again at each PipelineOptions.as() of a new interface. Each validation sorts the methods with
@@ -67,6 +66,7 @@ import com.fasterxml.jackson.databind.ser.DefaultSerializerProvider;
 import com.fasterxml.jackson.databind.type.TypeBindings;
 import com.fasterxml.jackson.databind.util.SimpleBeanPropertyDefinition;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.beans.BeanInfo;
 import java.beans.IntrospectionException;
 import java.beans.Introspector;
@@ -1578,6 +1578,9 @@ public class PipelineOptionsFactory {
   private static class ReturnTypeFetchingFunction implements Function<Method, Class<?>> {
     static final ReturnTypeFetchingFunction INSTANCE = new ReturnTypeFetchingFunction();
 
+    @SuppressFBWarnings(
+        value = "NP_METHOD_PARAMETER_TIGHTENS_ANNOTATION",
+        justification = "https://github.com/google/guava/issues/920")
     @Override
     public Class<?> apply(@Nonnull Method input) {
       return input.getReturnType();
@@ -1588,6 +1591,9 @@ public class PipelineOptionsFactory {
   private static class MethodToDeclaringClassFunction implements Function<Method, Class<?>> {
     static final MethodToDeclaringClassFunction INSTANCE = new MethodToDeclaringClassFunction();
 
+    @SuppressFBWarnings(
+        value = "NP_METHOD_PARAMETER_TIGHTENS_ANNOTATION",
+        justification = "https://github.com/google/guava/issues/920")
     @Override
     public Class<?> apply(@Nonnull Method input) {
       return input.getDeclaringClass();
