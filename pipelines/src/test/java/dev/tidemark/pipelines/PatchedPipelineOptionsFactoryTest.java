@@ -71,8 +71,9 @@ class PatchedPipelineOptionsFactoryTest {
         }
       }
     }
-    // Methods of one name in several interfaces (getRunner, getJobName, ...) are what the order
-    // among them is about; without them the check above would prove nothing.
+    // Methods of one name in several interfaces (getWindowSize, getMaxOutOfOrderness and their
+    // setters: count, metrics and join each declare them) are what the order among them is about;
+    // without them the check above would prove nothing.
     assertThat(sameNamePairs, greaterThan(0));
   }
 
