@@ -9,9 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
-import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.slf4j.Logger;
@@ -53,19 +51,19 @@ final class PipelineRun {
 
   private static final String STOPPED_NOTE = " (stopped by a signal: counts up to the stop)";
 
-  private final FlinkPipelineOptions options;
+  private final TidemarkOptions options;
   private final PrintStream err;
   private final AtomicBoolean summarized = new AtomicBoolean();
   private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
 
-  private PipelineRun(FlinkPipelineOptions options, PrintStream err) {
+  private PipelineRun(TidemarkOptions options, PrintStream err) {
     this.options = options;
     this.err = err;
   }
 
   /** Runs {@code pipeline} to its end; returns the exit code. */
   static int run(Pipeline pipeline, PrintStream err) {
-    FlinkPipelineOptions options = pipeline.getOptions().as(FlinkPipelineOptions.class);
+    TidemarkOptions options = pipeline.getOptions().as(TidemarkOptions.class);
     PipelineRun run = new PipelineRun(options, err);
     return options.getRunner() == DirectRunner.class
         ? run.onTheDirectRunner(pipeline)
@@ -73,7 +71,7 @@ final class PipelineRun {
   }
 
   private int onTheDirectRunner(Pipeline pipeline) {
-    options.as(DirectOptions.class).setBlockOnRun(false);
+    options.setBlockOnRun(false);
     PipelineResult result = pipeline.run();
     Thread stop =
         new Thread(
@@ -105,7 +103,7 @@ final class PipelineRun {
       watcher.start();
     }
     try {
-      EmbeddedCluster cluster = options.as(TidemarkOptions.class).getEmbeddedCluster();
+      EmbeddedCluster cluster = options.getEmbeddedCluster();
       PipelineResult result = cluster == null ? pipeline.run() : cluster.run(pipeline);
       PipelineResult.State state = result.waitUntilFinish();
       if (summarized.compareAndSet(false, true)) {
@@ -173,7 +171,7 @@ final class PipelineRun {
   }
 
   private Optional<FlinkJob> job() {
-    return EmbeddedFlink.restAddress(options.as(TidemarkOptions.class))
+    return EmbeddedFlink.restAddress(options)
         .flatMap(address -> FlinkJob.running(address, options.getJobName()));
   }
 
