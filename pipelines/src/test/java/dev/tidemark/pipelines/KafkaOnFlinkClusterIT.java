@@ -30,6 +30,9 @@ class KafkaOnFlinkClusterIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern EVENT_TIME = Pattern.compile("\"t\":(\\d+)");
 
+  /** How much later in event time the records that come during the fault are. */
+  private static final Duration SECOND_HALF_LATER_BY = Duration.ofHours(1);
+
   @TempDir Path directory;
 
   @Test
@@ -64,15 +67,21 @@ class KafkaOnFlinkClusterIT {
 
   @Test
   void metricsFromKafkaToKafkaSurvivesTheLossOfATaskManager() throws Exception {
-    // The second half comes a minute of event time after the first: the first half's last
-    // windows close by the idle rule while the TaskManager is down, as they would in production,
-    // so none of their records may arrive after that.
+    // The first half's last windows close by the idle rule, as they would in production: once the
+    // topic is quiet, event time is taken to move at the wall clock's pace from the last record,
+    // and that watermark is what the checkpoint keeps. So the second half must come later in event
+    // time than all the wall-clock time between the first half's last record and the restored job
+    // reading the second half, however slow the machine; an hour is far beyond that. With a gap of
+    // a minute, a pause of 50 s before the kill makes the second half's first windows arrive
+    // behind the watermark: late, rightly, and the test fails at the assertion CI once failed at.
     List<String> first = MetricsRows.records(1500, 12);
     List<String> second = new ArrayList<>();
     for (String line : MetricsRows.records(1500, 13)) {
       Matcher time = EVENT_TIME.matcher(line);
       time.find();
-      second.add(time.replaceFirst("\"t\":" + (Long.parseLong(time.group(1)) + 60_000)));
+      second.add(
+          time.replaceFirst(
+              "\"t\":" + (Long.parseLong(time.group(1)) + SECOND_HALF_LATER_BY.toMillis())));
     }
     List<String> lines = new ArrayList<>(first);
     lines.addAll(second);
@@ -84,6 +93,7 @@ class KafkaOnFlinkClusterIT {
       broker.createTopic("stats-per-second", 1);
       broker.send("stats", 0, first);
       Path log = directory.resolve("submit-tm-loss.log");
+      long submitted = System.nanoTime();
       Process submit =
           submitMetrics(
               broker,
@@ -95,12 +105,16 @@ class KafkaOnFlinkClusterIT {
               "--executionRetryDelay=1000");
       try {
         // (1) Once the first half's windows are out, the only TaskManager dies; a new one comes.
-        MetricsRows.latest(
-            broker.bootstrapServers(),
-            "stats-per-second",
-            MetricsRows.expected(first),
-            Duration.ofMinutes(2));
+        Map<String, Long> firstHalf = MetricsRows.expected(first);
+        assertThat(
+            "the first half's windows, before any fault: " + Files.readString(log),
+            MetricsRows.latest(
+                broker.bootstrapServers(), "stats-per-second", firstHalf, Duration.ofMinutes(2)),
+            equalTo(firstHalf));
         long killed = System.nanoTime();
+        System.out.printf(
+            "the first half's windows were out %d s after the submit; killing the TaskManager%n",
+            Duration.ofNanos(killed - submitted).toSeconds());
         cluster.killTaskManager(1);
         cluster.startTaskManager();
         // (2) The second half arrives while the job restores from its last checkpoint.
