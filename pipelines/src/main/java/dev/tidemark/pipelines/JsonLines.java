@@ -29,8 +29,9 @@ final class JsonLines {
   }
 
   /**
-   * Adds the pane's window, timing, index (0, 1, ...: keep the highest per key and window) and
-   * finality to {@code node}.
+   * Adds the pane's window, timing, index (0, 1, ...) and finality to {@code node}. A consumer
+   * keeps the final pane per key and window once it has come, until then the highest index ({@link
+   * dev.tidemark.transforms.model.WindowResult} says why).
    */
   static ObjectNode withPane(ObjectNode node, WindowPane pane) {
     node.put("windowStart", pane.windowStart().getMillis());

@@ -115,7 +115,8 @@ final class MetricsRows {
 
   /**
    * Per {@code index_name|event_time_log|op_type}: the count of the latest pane, and whether that
-   * pane was final. Panes repeated after a restore are fine; the highest pane wins.
+   * pane was final, kept as the README tells a consumer to: the final pane once it has come, until
+   * then the highest pane. Panes repeated after a restore, with other indexes, are fine.
    */
   static final class Latest {
     final Map<String, Long> counts = new TreeMap<>();
@@ -129,14 +130,17 @@ final class MetricsRows {
               + row.get("event_time_log").asText()
               + "|"
               + row.get("op_type").asText();
+      boolean isFinal = row.get("final").asBoolean();
       long pane = row.get("pane").asLong();
-      if (pane >= panes.getOrDefault(key, -1L)) {
+      boolean later =
+          closed.contains(key)
+              ? isFinal && pane >= panes.get(key)
+              : isFinal || pane >= panes.getOrDefault(key, -1L);
+      if (later) {
         panes.put(key, pane);
         counts.put(key, row.get("count_result").asLong());
-        if (row.get("final").asBoolean()) {
+        if (isFinal) {
           closed.add(key);
-        } else {
-          closed.remove(key);
         }
       }
     }

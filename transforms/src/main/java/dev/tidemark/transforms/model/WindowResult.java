@@ -13,9 +13,14 @@ import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
- * One pane of one key's count and sum in one window. Panes accumulate: a consumer keeps the latest
- * pane (the highest {@link WindowPane#index()}) per key and window; the final one says {@link
- * WindowPane#isFinal()}.
+ * One pane of one key's count and sum in one window. Panes accumulate: a consumer keeps, per key
+ * and window, the final pane ({@link WindowPane#isFinal()}) once it has come, and until then the
+ * one with the highest {@link WindowPane#index()}.
+ *
+ * <p>Why not simply the highest index: after a restore, a runner replays the records since the last
+ * checkpoint, but EARLY panes fire on processing time, so the replay may fire fewer of them than
+ * the failed attempt did. A pane that attempt wrote can then carry a higher index, and a smaller
+ * count, than the final pane of the attempt that completes the window.
  */
 @DefaultCoder(WindowResult.Coder.class)
 public record WindowResult(String key, WindowPane pane, long count, long sum) {

@@ -37,7 +37,9 @@ import org.joda.time.Instant;
  *   <li>a LATE pane for every late element within the allowed lateness, and a final pane when the
  *       window expires, always;
  *   <li>accumulating panes: each pane holds everything so far, so a consumer keeps the latest pane
- *       per (key, window), and the final pane holds every record that was not captured as late.
+ *       per (key, window) (the final one once it has come, {@link
+ *       dev.tidemark.transforms.model.WindowResult} says why), and the final pane holds every
+ *       record that was not captured as late.
  * </ul>
  */
 public final class EventTimeWindowing implements Serializable {
