@@ -83,8 +83,21 @@ final class PipelineRun {
             },
             "tidemark-stop");
     Runtime.getRuntime().addShutdownHook(stop);
-    PipelineResult.State state = result.waitUntilFinish();
-    removeQuietly(stop);
+    PipelineResult.State state;
+    try {
+      state = result.waitUntilFinish();
+    } catch (RuntimeException e) {
+      if (summarized.get()) {
+        // The stop cancelled the run while the DirectRunner was still handing out work: its
+        // executor rejects the next bundle, and the run "fails" with that. The stop has said
+        // what the run processed; the rejection is the cancel's echo, not a failure.
+        LOG.debug("the DirectRunner, cancelled by a signal, ended with", e);
+        return STOPPED;
+      }
+      throw e;
+    } finally {
+      removeQuietly(stop);
+    }
     if (!summarized.compareAndSet(false, true)) {
       return STOPPED;
     }
