@@ -56,7 +56,7 @@ final class PipelineRun {
   private final AtomicBoolean summarized = new AtomicBoolean();
   private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
 
-  private PipelineRun(TidemarkOptions options, PrintStream err) {
+  PipelineRun(TidemarkOptions options, PrintStream err) {
     this.options = options;
     this.err = err;
   }
@@ -72,16 +72,15 @@ final class PipelineRun {
 
   private int onTheDirectRunner(Pipeline pipeline) {
     options.setBlockOnRun(false);
-    PipelineResult result = pipeline.run();
-    Thread stop =
-        new Thread(
-            () -> {
-              if (summarized.compareAndSet(false, true)) {
-                cancelQuietly(result);
-                err.println(RunSummary.of(result) + STOPPED_NOTE);
-              }
-            },
-            "tidemark-stop");
+    return untilTheDirectRunnerEnds(pipeline.run());
+  }
+
+  /**
+   * Waits for a DirectRunner run to end and sums it up; on a signal, {@link #stopOnTheDirectRunner}
+   * runs as a shutdown hook.
+   */
+  int untilTheDirectRunnerEnds(PipelineResult result) {
+    Thread stop = new Thread(() -> stopOnTheDirectRunner(result), "tidemark-stop");
     Runtime.getRuntime().addShutdownHook(stop);
     PipelineResult.State state;
     try {
@@ -103,6 +102,14 @@ final class PipelineRun {
     }
     err.println(RunSummary.of(result));
     return state == PipelineResult.State.DONE ? 0 : Tidemark.FAILED;
+  }
+
+  /** The shutdown hook on the DirectRunner: cancel, then the summary of what it processed. */
+  void stopOnTheDirectRunner(PipelineResult result) {
+    if (summarized.compareAndSet(false, true)) {
+      cancelQuietly(result);
+      err.println(RunSummary.of(result) + STOPPED_NOTE);
+    }
   }
 
   private int onFlink(Pipeline pipeline) {
