@@ -87,6 +87,20 @@ final class FlinkCluster implements AutoCloseable {
         .body();
   }
 
+  /**
+   * Every failure of the cluster's first job so far, as Flink's REST API lists them (each restart
+   * has one): to tell a failover from a wrong result when a test fails.
+   */
+  String failures() throws IOException, InterruptedException {
+    String jobs = rest("/jobs");
+    int id = jobs.indexOf("\"id\":\"");
+    if (id < 0) {
+      return "no job";
+    }
+    String job = jobs.substring(id + 6, id + 38);
+    return rest("/jobs/" + job + "/exceptions?maxExceptions=10");
+  }
+
   /** Cancels every job the cluster runs, as a user does in the Web UI. */
   void cancelJobs() throws IOException, InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
