@@ -92,33 +92,34 @@ final class FlinkCluster implements AutoCloseable {
    * has one): to tell a failover from a wrong result when a test fails.
    */
   String failures() throws IOException, InterruptedException {
-    String jobs = rest("/jobs");
-    int id = jobs.indexOf("\"id\":\"");
-    if (id < 0) {
-      return "no job";
-    }
-    String job = jobs.substring(id + 6, id + 38);
-    return rest("/jobs/" + job + "/exceptions?maxExceptions=10");
+    List<String> jobs = jobIds();
+    return jobs.isEmpty()
+        ? "no job"
+        : rest("/jobs/" + jobs.get(0) + "/exceptions?maxExceptions=10");
   }
 
   /** Cancels every job the cluster runs, as a user does in the Web UI. */
   void cancelJobs() throws IOException, InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
+    for (String id : jobIds()) {
+      http.send(
+          HttpRequest.newBuilder(
+                  URI.create("http://127.0.0.1:" + restPort + "/jobs/" + id + "?mode=cancel"))
+              .method("PATCH", HttpRequest.BodyPublishers.noBody())
+              .build(),
+          HttpResponse.BodyHandlers.discarding());
+    }
+  }
+
+  /** The ids of the cluster's jobs, in the order {@code GET /jobs} lists them. */
+  private List<String> jobIds() throws IOException, InterruptedException {
+    List<String> ids = new ArrayList<>();
     for (String id : rest("/jobs").split("\"id\":\"")) {
       if (id.length() >= 32 && id.substring(0, 32).matches("[0-9a-f]{32}")) {
-        http.send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        "http://127.0.0.1:"
-                            + restPort
-                            + "/jobs/"
-                            + id.substring(0, 32)
-                            + "?mode=cancel"))
-                .method("PATCH", HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.discarding());
+        ids.add(id.substring(0, 32));
       }
     }
+    return ids;
   }
 
   @Override
