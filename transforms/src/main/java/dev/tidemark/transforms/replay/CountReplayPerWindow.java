@@ -2,6 +2,7 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.CountAndSumFn;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
@@ -33,7 +34,10 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
   public PCollectionTuple expand(PBegin begin) {
     ReplayPanes<KV<Long, Long>, KV<Long, Long>> decide =
         new ReplayPanes<>(
-            List.of(KV.of("", replay)), windowing, new CountAndSumFn(), CountAndSumFn.CODER);
+            List.of(KV.of("", replay)),
+            windowing,
+            CountAndSumFn.summing(record -> record.getValue().value()),
+            CountAndSumFn.CODER);
     PCollectionTuple decided = begin.apply("CountPanes", decide);
     PCollection<WindowResult> results =
         decided

@@ -9,7 +9,6 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
@@ -60,28 +59,11 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
             .apply(
                 "ToCountAndSum",
                 MapElements.into(
-                        TypeDescriptors.kvs(
-                            TypeDescriptors.strings(),
-                            TypeDescriptors.kvs(TypeDescriptors.longs(), TypeDescriptors.longs())))
-                    .via(event -> KV.of(event.key(), KV.of(1L, event.value()))))
-            .apply("AddUp", Combine.perKey(new AddPairs()))
+                        TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+                    .via(event -> KV.of(event.key(), event.value())))
+            .apply("AddUp", Combine.perKey(CountAndSumFn.<Long>summing(value -> value)))
             .apply("ToWindowResult", ParDo.of(new ToWindowResultFn()));
     return PCollectionTuple.of(RESULTS, results).and(LATE, captured.get(CaptureLateData.LATE));
-  }
-
-  /** Adds (count, sum) pairs. */
-  private static final class AddPairs
-      implements SerializableFunction<Iterable<KV<Long, Long>>, KV<Long, Long>> {
-    @Override
-    public KV<Long, Long> apply(Iterable<KV<Long, Long>> pairs) {
-      long count = 0;
-      long sum = 0;
-      for (KV<Long, Long> pair : pairs) {
-        count += pair.getKey();
-        sum += pair.getValue();
-      }
-      return KV.of(count, sum);
-    }
   }
 
   /** Attaches the window and the pane to each aggregate. */

@@ -10,6 +10,7 @@ import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.JsonFieldText;
 import dev.tidemark.transforms.testing.InMemoryLines;
+import dev.tidemark.transforms.windowing.CountAndSumFn;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
