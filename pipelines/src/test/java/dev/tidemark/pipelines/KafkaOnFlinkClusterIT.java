@@ -105,30 +105,15 @@ class KafkaOnFlinkClusterIT {
       broker.send("stats", 0, first);
       Path log = directory.resolve("submit-tm-loss.log");
       long submitted = System.nanoTime();
-      Process submit =
-          submitMetrics(
-              broker,
-              cluster,
-              log,
-              "--parallelism=2",
-              "--checkpointingInterval=500",
-              "--numberOfExecutionRetries=5",
-              "--executionRetryDelay=1000");
+      Process submit = submitRestartingMetrics(broker, cluster, log, Duration.ofMillis(500));
       try {
         // (1) Once the first half's windows are out, the only TaskManager dies; a new one comes.
-        Map<String, Long> firstHalf = MetricsRows.expected(first);
-        Map<String, Long> firstOut =
-            MetricsRows.latest(
-                broker.bootstrapServers(), "stats-per-second", firstHalf, Duration.ofMinutes(2));
-        assertThat(
-            firstOut.equals(firstHalf)
-                ? ""
-                : "the first half's windows, before any fault; the job's failures so far: "
-                    + cluster.failures()
-                    + "\n"
-                    + Files.readString(log),
-            firstOut,
-            equalTo(firstHalf));
+        assertLatestPanes(
+            broker,
+            cluster,
+            log,
+            MetricsRows.expected(first),
+            "of the first half, before any fault");
         long killed = System.nanoTime();
         System.out.printf(
             "the first half's windows were out %d s after the submit; killing the TaskManager%n",
@@ -137,23 +122,14 @@ class KafkaOnFlinkClusterIT {
         cluster.startTaskManager();
         // (2) The second half arrives while the job restores from its last checkpoint.
         broker.send("stats", 0, second);
-        Map<String, Long> latest =
-            MetricsRows.latest(
-                broker.bootstrapServers(), "stats-per-second", expected, Duration.ofMinutes(2));
+        // (3) Panes written before the failure may repeat; the latest pane of every window is
+        // the count of its records: nothing lost, nothing counted twice.
+        assertLatestPanes(broker, cluster, log, expected, "after the restore");
         System.out.printf(
             "every window's latest pane right %d s after the TaskManager was killed%n",
             Duration.ofNanos(System.nanoTime() - killed).toSeconds());
-        // (3) Panes written before the failure may repeat; the latest pane of every window is
-        // the count of its records: nothing lost, nothing counted twice.
-        assertThat(Files.readString(log), latest, equalTo(expected));
         // (4) And the job came back from a checkpoint, with the Kafka offsets it had read.
-        JsonNode job = JSON.readTree(cluster.rest("/jobs/overview")).get("jobs").get(0);
-        JsonNode checkpoints =
-            JSON.readTree(cluster.rest("/jobs/" + job.get("jid").asText() + "/checkpoints"));
-        assertThat(
-            "restored from a checkpoint: " + checkpoints,
-            checkpoints.path("latest").path("restored").has("id"),
-            equalTo(true));
+        assertRestoredFromACheckpoint(cluster);
       } finally {
         cluster.cancelJobs();
         submit.destroyForcibly();
@@ -195,15 +171,7 @@ class KafkaOnFlinkClusterIT {
                 return null;
               });
       Path log = directory.resolve("submit-streaming.log");
-      Process submit =
-          submitMetrics(
-              broker,
-              cluster,
-              log,
-              "--parallelism=2",
-              "--checkpointingInterval=100",
-              "--numberOfExecutionRetries=5",
-              "--executionRetryDelay=1000");
+      Process submit = submitRestartingMetrics(broker, cluster, log, Duration.ofMillis(100));
       try {
         awaitCompletedCheckpoints(cluster, 5);
         int batchesBeforeTheKill = batchesSent.get();
@@ -219,25 +187,49 @@ class KafkaOnFlinkClusterIT {
             batchesBeforeTheKill < lines.size() / BATCH,
             equalTo(true));
 
-        Map<String, Long> latest =
-            MetricsRows.latest(
-                broker.bootstrapServers(), "stats-per-second", expected, Duration.ofMinutes(2));
-        assertThat(
-            latest.equals(expected)
-                ? ""
-                : "the job's failures: " + cluster.failures() + "\n" + Files.readString(log),
-            latest,
-            equalTo(expected));
-        assertThat(
-            "restored from a checkpoint: " + checkpoints(cluster),
-            checkpoints(cluster).path("latest").path("restored").has("id"),
-            equalTo(true));
+        assertLatestPanes(broker, cluster, log, expected, "after the restore");
+        assertRestoredFromACheckpoint(cluster);
       } finally {
         cluster.cancelJobs();
         submit.destroyForcibly();
         sender.shutdownNow();
       }
     }
+  }
+
+  /**
+   * Every window's latest pane in the results topic has the count {@code expected} gives; if not,
+   * the message says which {@code windows}, with the job's failures and the submit's output.
+   */
+  private static void assertLatestPanes(
+      KafkaBroker broker,
+      FlinkCluster cluster,
+      Path log,
+      Map<String, Long> expected,
+      String windows)
+      throws Exception {
+    Map<String, Long> latest =
+        MetricsRows.latest(
+            broker.bootstrapServers(), "stats-per-second", expected, Duration.ofMinutes(2));
+    assertThat(
+        latest.equals(expected)
+            ? ""
+            : "the windows "
+                + windows
+                + "; the job's failures: "
+                + cluster.failures()
+                + "\n"
+                + Files.readString(log),
+        latest,
+        equalTo(expected));
+  }
+
+  private static void assertRestoredFromACheckpoint(FlinkCluster cluster) throws Exception {
+    JsonNode checkpoints = checkpoints(cluster);
+    assertThat(
+        "restored from a checkpoint: " + checkpoints,
+        checkpoints.path("latest").path("restored").has("id"),
+        equalTo(true));
   }
 
   private static void awaitCompletedCheckpoints(FlinkCluster cluster, int count) throws Exception {
@@ -259,6 +251,21 @@ class KafkaOnFlinkClusterIT {
   private static JsonNode checkpoints(FlinkCluster cluster) throws Exception {
     JsonNode job = JSON.readTree(cluster.rest("/jobs/overview")).get("jobs").get(0);
     return JSON.readTree(cluster.rest("/jobs/" + job.get("jid").asText() + "/checkpoints"));
+  }
+
+  /**
+   * {@code metrics} at parallelism 2, checkpointed every {@code interval}, restarted on failure.
+   */
+  private static Process submitRestartingMetrics(
+      KafkaBroker broker, FlinkCluster cluster, Path log, Duration interval) throws Exception {
+    return submitMetrics(
+        broker,
+        cluster,
+        log,
+        "--parallelism=2",
+        "--checkpointingInterval=" + interval.toMillis(),
+        "--numberOfExecutionRetries=5",
+        "--executionRetryDelay=1000");
   }
 
   private static Process submitMetrics(
