@@ -92,10 +92,19 @@ final class FlinkCluster implements AutoCloseable {
    * has one): to tell a failover from a wrong result when a test fails.
    */
   String failures() throws IOException, InterruptedException {
+    return ofTheFirstJob("/exceptions?maxExceptions=10", "no job");
+  }
+
+  /** The checkpoint statistics of the cluster's first job, as Flink's REST API gives them. */
+  String checkpoints() throws IOException, InterruptedException {
+    return ofTheFirstJob("/checkpoints", "{}");
+  }
+
+  /** The REST API's answer about the cluster's first job, or {@code noJob} before there is one. */
+  private String ofTheFirstJob(String resource, String noJob)
+      throws IOException, InterruptedException {
     List<String> jobs = jobIds();
-    return jobs.isEmpty()
-        ? "no job"
-        : rest("/jobs/" + jobs.get(0) + "/exceptions?maxExceptions=10");
+    return jobs.isEmpty() ? noJob : rest("/jobs/" + jobs.get(0) + resource);
   }
 
   /** Cancels every job the cluster runs, as a user does in the Web UI. */

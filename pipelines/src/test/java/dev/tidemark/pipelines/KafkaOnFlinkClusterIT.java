@@ -225,7 +225,7 @@ class KafkaOnFlinkClusterIT {
   }
 
   private static void assertRestoredFromACheckpoint(FlinkCluster cluster) throws Exception {
-    JsonNode checkpoints = checkpoints(cluster);
+    JsonNode checkpoints = JSON.readTree(cluster.checkpoints());
     assertThat(
         "restored from a checkpoint: " + checkpoints,
         checkpoints.path("latest").path("restored").has("id"),
@@ -244,13 +244,7 @@ class KafkaOnFlinkClusterIT {
   }
 
   private static int completedCheckpoints(FlinkCluster cluster) throws Exception {
-    JsonNode jobs = JSON.readTree(cluster.rest("/jobs/overview")).get("jobs");
-    return jobs.isEmpty() ? 0 : checkpoints(cluster).path("counts").path("completed").asInt();
-  }
-
-  private static JsonNode checkpoints(FlinkCluster cluster) throws Exception {
-    JsonNode job = JSON.readTree(cluster.rest("/jobs/overview")).get("jobs").get(0);
-    return JSON.readTree(cluster.rest("/jobs/" + job.get("jid").asText() + "/checkpoints"));
+    return JSON.readTree(cluster.checkpoints()).path("counts").path("completed").asInt();
   }
 
   /**
