@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * tidemark's copy of Beam's {@link PipelineOptionsFactory} (see the header of its source): that it
  * is the class loaded, that it was copied from the Beam in use, and that its cheaper method order
- * keeps what Beam's meant.
+ * keeps what Beam's meant. {@link OptionsRegistryTest} checks its registry.
  */
 class PatchedPipelineOptionsFactoryTest {
 
@@ -31,8 +31,8 @@ class PatchedPipelineOptionsFactoryTest {
     assertThat(
         "pipelines/src/main/java/org/apache/beam/sdk/options/PipelineOptionsFactory.java is Beam "
             + COPIED_FROM
-            + "'s with one change: copy the new version's class and make the same change, or"
-            + " delete the copy if Beam compares methods cheaply by then",
+            + "'s with two changes: copy the new version's class and make the same changes, or"
+            + " delete the copy if Beam has them by then",
         ReleaseInfo.getReleaseInfo().getSdkVersion(),
         equalTo(COPIED_FROM));
   }
