@@ -1,12 +1,9 @@
 package dev.tidemark.transforms.io;
 
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -84,7 +81,7 @@ public final class FileLines implements RecordedLines {
   /** Reads one file after another; closing it closes the open file. */
   private static final class LinesOfFiles implements Iterator<String>, Closeable {
     private final Iterator<Metadata> files;
-    private @Nullable BufferedReader reader;
+    private @Nullable Utf8LineReader reader;
     private @Nullable String next;
 
     LinesOfFiles(List<Metadata> files) throws IOException {
@@ -125,10 +122,8 @@ public final class FileLines implements RecordedLines {
           return null;
         }
         reader =
-            new BufferedReader(
-                new InputStreamReader(
-                    Channels.newInputStream(FileSystems.open(files.next().resourceId())),
-                    StandardCharsets.UTF_8));
+            new Utf8LineReader(
+                Channels.newInputStream(FileSystems.open(files.next().resourceId())));
       }
     }
 
