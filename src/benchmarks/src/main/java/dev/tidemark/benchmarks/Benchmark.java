@@ -4,14 +4,17 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Side by side: events per second of tidemark's {@code metrics}, the same job hand-written on Flink
@@ -68,6 +71,14 @@ public final class Benchmark {
     if (memory) {
       memoryRun(directory, lines * 10, parallelism, heap);
       return;
+    }
+    if (lines <= STARTUP_LINES) {
+      // The rate once running is what the long run adds to the short one: there must be more.
+      System.err.printf(
+          "benchmark: --lines=%d: give more than %,d, the lines of the short run that measures"
+              + " each variant's fixed cost%n",
+          lines, STARTUP_LINES);
+      System.exit(2);
     }
     System.err.printf("benchmark: generating %,d S5 lines in %s (once)%n", lines, directory);
     Path input = InputFile.ensure(directory, lines);
@@ -189,12 +200,32 @@ public final class Benchmark {
     return result;
   }
 
-  /** Runs {@code main} of {@code mainClass} in a JVM of its own, and returns what it printed. */
+  /**
+   * Runs {@code main} of {@code mainClass} in a JVM of its own, and returns what it printed. The
+   * JVM's temporary directory is one of its own, deleted when it exits: a Flink job that the JVM
+   * ends as soon as it is done leaves the 22 MB RPC jar its MiniCluster unpacks there behind.
+   */
   private static List<String> childJvm(String heap, Class<?> mainClass, String... args)
+      throws IOException, InterruptedException {
+    Path temporary = Files.createTempDirectory("tidemark-benchmark-run");
+    try {
+      return childJvm(temporary, heap, mainClass, args);
+    } finally {
+      try (Stream<Path> paths = Files.walk(temporary)) {
+        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+    }
+  }
+
+  private static List<String> childJvm(
+      Path temporary, String heap, Class<?> mainClass, String... args)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + heap);
+    command.add("-Djava.io.tmpdir=" + temporary);
     // What Flink's own scripts pass on Java 17 (Kryo reflects into java.util); every variant gets
     // the same flags.
     command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
