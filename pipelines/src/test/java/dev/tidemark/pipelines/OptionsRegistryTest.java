@@ -60,43 +60,53 @@ class OptionsRegistryTest {
     String getUnsettable();
   }
 
-  /** Names {@link Region}. */
-  public static final class RegionRegistrar implements PipelineOptionsRegistrar {
+  /** A registrar of the interfaces it is made with; each case's below names its own. */
+  private abstract static class Naming implements PipelineOptionsRegistrar {
+    private final List<Class<? extends PipelineOptions>> interfaces;
+
+    @SafeVarargs
+    Naming(Class<? extends PipelineOptions>... interfaces) {
+      this.interfaces = List.of(interfaces);
+    }
+
     @Override
     public Iterable<Class<? extends PipelineOptions>> getPipelineOptions() {
-      return List.of(Region.class);
+      return interfaces;
+    }
+  }
+
+  /** Names {@link Region}. */
+  public static final class RegionRegistrar extends Naming {
+    public RegionRegistrar() {
+      super(Region.class);
     }
   }
 
   /** Names {@link TextSize} and {@link IgnoredSize}. */
-  public static final class ConflictingSizesRegistrar implements PipelineOptionsRegistrar {
-    @Override
-    public Iterable<Class<? extends PipelineOptions>> getPipelineOptions() {
-      return List.of(TextSize.class, IgnoredSize.class);
+  public static final class ConflictingSizesRegistrar extends Naming {
+    public ConflictingSizesRegistrar() {
+      super(TextSize.class, IgnoredSize.class);
     }
   }
 
-  /** Names {@link TextSize}, and {@link IgnoredSize} in a second registrar: see below. */
-  public static final class TextSizeRegistrar implements PipelineOptionsRegistrar {
-    @Override
-    public Iterable<Class<? extends PipelineOptions>> getPipelineOptions() {
-      return List.of(TextSize.class);
+  /** Names {@link TextSize}; {@link IgnoredSizeRegistrar} names the other. */
+  public static final class TextSizeRegistrar extends Naming {
+    public TextSizeRegistrar() {
+      super(TextSize.class);
     }
   }
 
   /** Names {@link IgnoredSize}. */
-  public static final class IgnoredSizeRegistrar implements PipelineOptionsRegistrar {
-    @Override
-    public Iterable<Class<? extends PipelineOptions>> getPipelineOptions() {
-      return List.of(IgnoredSize.class);
+  public static final class IgnoredSizeRegistrar extends Naming {
+    public IgnoredSizeRegistrar() {
+      super(IgnoredSize.class);
     }
   }
 
   /** Names {@link GetterOnly}. */
-  public static final class GetterOnlyRegistrar implements PipelineOptionsRegistrar {
-    @Override
-    public Iterable<Class<? extends PipelineOptions>> getPipelineOptions() {
-      return List.of(GetterOnly.class);
+  public static final class GetterOnlyRegistrar extends Naming {
+    public GetterOnlyRegistrar() {
+      super(GetterOnly.class);
     }
   }
 
