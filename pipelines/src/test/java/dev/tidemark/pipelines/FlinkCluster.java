@@ -46,9 +46,16 @@ final class FlinkCluster implements AutoCloseable {
     int restPort = LineServer.freePort();
     FlinkCluster cluster = new FlinkCluster(jvms, restPort);
     try {
+      // The nodes' temporary files (the job's jar, 200 MB, the RPC jar Flink unpacks, spilled
+      // data) go in the cluster's directory, which close() deletes: a TaskManager that a test
+      // kills, or that is stopped by force, leaves its own behind.
+      Path temporary = Files.createDirectory(jvms.directory().resolve("tmp"));
       Files.writeString(
           jvms.directory().resolve("flink-conf.yaml"),
-          FlinkNodes.configuration(restPort, LineServer.freePort()));
+          FlinkNodes.configuration(restPort, LineServer.freePort())
+              + "io.tmp.dirs: "
+              + temporary
+              + "\n");
       cluster.launch(FlinkNodes.JOB_MANAGER, "jobmanager");
       for (int i = 0; i < taskManagers; i++) {
         cluster.startTaskManager();
