@@ -33,10 +33,14 @@ public final class ChildJvms implements AutoCloseable {
     return new ChildJvms(Files.createTempDirectory(prefix));
   }
 
-  /** The command line {@code java ARGS}, with this JVM's {@code java}. */
+  /**
+   * The command line {@code java ARGS}, with this JVM's {@code java} and temporary directory
+   * ({@code ARGS} may name another).
+   */
   public static ProcessBuilder java(String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectErrorStream(true);
   }
