@@ -2122,16 +2122,16 @@ public class PipelineOptionsFactory {
     }
 
     /**
-     * tidemark: registers the registrars' interfaces as one set. Beam {@link #register}ed them one
-     * at a time, and validated each with all those before it, twice (their combined view, and its
-     * own view with their methods): work that grew with the square of their number. Here each is
-     * validated on its own, and their combined view once. A rule Beam checks on a combined view
-     * (one return type per property, a getter and a setter for each, consistent annotations, only
-     * bean methods) that fails for some of the interfaces fails for all of them together, so the
-     * same sets of interfaces are accepted. What differs is what an interface's own registration
-     * holds: its own properties, not also those of the interfaces registered before it. Its one
-     * reader, {@link ProxyInvocationHandler#as}, maps the getters and setters of that interface's
-     * methods with them, and a proxy of it has no others.
+     * tidemark: registers the registrars' interfaces as one set, the first registration of a new
+     * cache. Beam {@link #register}ed them one at a time, and validated each with all those before
+     * it, twice (their combined view, and its own view with their methods): work that grew with the
+     * square of their number. Here each is validated on its own, and their combined view once. A
+     * rule Beam checks on a combined view (one return type per property, a getter and a setter for
+     * each, consistent annotations, only bean methods) that fails for some of the interfaces fails
+     * for all of them together, so the same sets of interfaces are accepted. What differs is what
+     * an interface's own registration holds: its own properties, not also those of the interfaces
+     * registered before it. Its one reader, {@link ProxyInvocationHandler#as}, maps the getters and
+     * setters of that interface's methods with them, and a proxy of it has no others.
      */
     private synchronized void registerAll(Set<Class<? extends PipelineOptions>> interfaces) {
       Class<? extends PipelineOptions> last = null;
@@ -2141,8 +2141,7 @@ public class PipelineOptionsFactory {
         last = iface;
       }
       if (last != null) {
-        Set<Class<? extends PipelineOptions>> others = new LinkedHashSet<>(registeredOptions);
-        others.addAll(interfaces);
+        Set<Class<? extends PipelineOptions>> others = new LinkedHashSet<>(interfaces);
         others.remove(last);
         validateCombinedView(last, others);
       }
