@@ -288,12 +288,16 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     @Override
     public boolean advance() {
       List<ArrivedLine> batch = new ArrayList<>(Math.min(source.maxLinesPerElement, 1024));
+      // The clock is read once per batch, whose lines are all due at once: a batch takes well under
+      // a millisecond to read, and an earlier "now" only caps the watermark and admits event times
+      // more strictly, never less (ClockSkewGuard says why that order is safe).
+      Instant now = Instant.now();
+      Instant clockCap = ClockSkewGuard.clockCap(now, source.maxOutOfOrderness);
       while (batch.size() < source.maxLinesPerElement && isNextLineDue()) {
         String line = iterator.next();
         linesRead++;
         emittedSinceStart++;
-        Instant now = Instant.now();
-        Instant arrivalWatermark = watermarkBeforeNextLine(now);
+        Instant arrivalWatermark = watermarkBeforeNextLine(clockCap);
         // Parsed once, here: the event time moves the watermark, and the next step reuses the rest.
         @Nullable Event parsed = parseOrNull(line);
         @Nullable Instant timestamp = admit(line, parsed == null ? null : parsed.eventTime(), now);
@@ -307,7 +311,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         exhausted = iterator == null || !iterator.hasNext();
         return false;
       }
-      Instant watermark = watermarkBeforeNextLine(Instant.now());
+      Instant watermark = watermarkBeforeNextLine(clockCap);
       reportGauges(watermark);
       if (progress != null) {
         long chars = 0;
@@ -358,13 +362,17 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
 
     @Override
     public Instant getWatermark() {
-      return exhausted ? Watermarks.MAX : watermarkBeforeNextLine(Instant.now());
+      return exhausted
+          ? Watermarks.MAX
+          : watermarkBeforeNextLine(
+              ClockSkewGuard.clockCap(Instant.now(), source.maxOutOfOrderness));
     }
 
-    private Instant watermarkBeforeNextLine(Instant now) {
+    /** The watermark the next line meets, never later than {@code clockCap}. */
+    private Instant watermarkBeforeNextLine(Instant clockCap) {
       return watermark.newest() == null
           ? Watermarks.MIN
-          : ClockSkewGuard.capAtClock(watermark.watermark(), now, source.maxOutOfOrderness);
+          : Watermarks.earliest(watermark.watermark(), clockCap);
     }
 
     @Override

@@ -18,6 +18,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
@@ -78,6 +79,7 @@ final class GatherWindowRecordsFn<AccumT>
   public void processElement(@Element List<ArrivedLine> batch, MultiOutputReceiver out) {
     Map<KeyAndWindow, WindowRecords<AccumT>> gathered = new LinkedHashMap<>();
     Instant now = Instant.now();
+    @Nullable IntervalWindow window = null;
     for (ArrivedLine line : batch) {
       Event event;
       try {
@@ -88,7 +90,7 @@ final class GatherWindowRecordsFn<AccumT>
             .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
         continue;
       }
-      IntervalWindow window = windowing.windowOf(event.eventTime());
+      window = windowOf(event.eventTime(), window);
       Instant arrival = event.arrivalWatermark();
       Arrival verdict = Arrival.of(windowing, window, arrival);
       if (verdict == Arrival.EXPIRED) {
@@ -107,10 +109,12 @@ final class GatherWindowRecordsFn<AccumT>
                         event.source())));
         continue;
       }
-      WindowRecords<AccumT> records =
-          gathered.computeIfAbsent(
-              new KeyAndWindow(event.key(), window.start().getMillis()),
-              keyAndWindow -> new WindowRecords<>(window.start(), aggregate.createAccumulator()));
+      KeyAndWindow keyAndWindow = new KeyAndWindow(event.key(), window.start().getMillis());
+      @Nullable WindowRecords<AccumT> records = gathered.get(keyAndWindow);
+      if (records == null) {
+        records = new WindowRecords<>(window.start(), aggregate.createAccumulator());
+        gathered.put(keyAndWindow, records);
+      }
       KV<Integer, Event> record = KV.of(input, event);
       if (verdict == Arrival.ON_TIME) {
         records.onTime = aggregate.addInput(records.onTime, record);
@@ -122,6 +126,18 @@ final class GatherWindowRecordsFn<AccumT>
     recordsIn.inc(batch.size());
     gathered.forEach(
         (keyAndWindow, records) -> out.get(recordsTag).output(KV.of(keyAndWindow.key(), records)));
+  }
+
+  /**
+   * The window of {@code eventTime}: {@code previous}, the window of the record before, when the
+   * event time is in it, as it mostly is within a batch; assigning a window makes three objects.
+   */
+  private IntervalWindow windowOf(Instant eventTime, @Nullable IntervalWindow previous) {
+    return previous != null
+            && !eventTime.isBefore(previous.start())
+            && eventTime.isBefore(previous.end())
+        ? previous
+        : windowing.windowOf(eventTime);
   }
 
   /**

@@ -20,11 +20,12 @@ import org.joda.time.Instant;
  *       bounded-out-of-orderness generator does not.
  * </ul>
  *
- * <p>Why both places agree: the source asks at the moment it reads a record, {@code ParseEvents}
- * later. The clock only moves forward, so a record that {@code ParseEvents} finds too far ahead was
- * too far ahead when the source read it: no dead letter has ever moved a watermark. The reverse can
- * happen within a few milliseconds of the limit (the source held the watermark, the parse step
- * admits the record); such a record is simply one that did not advance the watermark.
+ * <p>Why both places agree: the source asks at the moment it reads a record (a replay, at the start
+ * of the batch the record is read in), {@code ParseEvents} later. The clock only moves forward, so
+ * a record that {@code ParseEvents} finds too far ahead was too far ahead when the source read it:
+ * no dead letter has ever moved a watermark. The reverse can happen within a few milliseconds of
+ * the limit (the source held the watermark, the parse step admits the record); such a record is
+ * simply one that did not advance the watermark.
  *
  * <p>The default, {@link #DEFAULT_MAX_FUTURE_SKEW} (15 minutes), is far beyond the skew of
  * NTP-synchronised hosts and catches the failures this guard is for: a producer whose clock is
@@ -75,8 +76,10 @@ public final class ClockSkewGuard implements Serializable {
    * it, or before {@link #EARLIEST_EVENT_TIME}.
    */
   public boolean refuses(Instant eventTime, Instant now) {
-    return eventTime.isBefore(EARLIEST_EVENT_TIME)
-        || eventTime.isAfter(Watermarks.plus(now, maxFutureSkew));
+    // In epoch millis: every replayed record is asked, so nothing is allocated.
+    long millis = eventTime.getMillis();
+    return millis < EARLIEST_EVENT_TIME.getMillis()
+        || millis > Watermarks.plusMillis(now.getMillis(), maxFutureSkew.getMillis());
   }
 
   /**
@@ -124,7 +127,15 @@ public final class ClockSkewGuard implements Serializable {
 
   /** {@code watermark}, but never later than {@code now - maxOutOfOrderness}. */
   public static Instant capAtClock(Instant watermark, Instant now, Duration maxOutOfOrderness) {
-    return Watermarks.earliest(watermark, Watermarks.minus(now, maxOutOfOrderness));
+    return Watermarks.earliest(watermark, clockCap(now, maxOutOfOrderness));
+  }
+
+  /**
+   * The latest watermark {@link #capAtClock} allows at {@code now}: {@code now -
+   * maxOutOfOrderness}. For a caller that caps many watermarks at one reading of the clock.
+   */
+  public static Instant clockCap(Instant now, Duration maxOutOfOrderness) {
+    return Watermarks.minus(now, maxOutOfOrderness);
   }
 
   @Override

@@ -32,14 +32,20 @@ public final class Watermarks {
     return new Instant(clampMillis(millis));
   }
 
-  /** {@code instant} clamped to Beam's range. */
+  /** {@code instant} clamped to Beam's range: {@code instant} itself when it is in range. */
   public static Instant clamp(Instant instant) {
-    return ofEpochMillis(instant.getMillis());
+    long millis = instant.getMillis();
+    return millis == clampMillis(millis) ? instant : ofEpochMillis(millis);
   }
 
   /** {@code instant + duration}, clamped to Beam's range; never overflows. */
   public static Instant plus(Instant instant, Duration duration) {
-    return ofEpochMillis(LongMath.saturatedAdd(instant.getMillis(), duration.getMillis()));
+    return new Instant(plusMillis(instant.getMillis(), duration.getMillis()));
+  }
+
+  /** {@link #plus} in epoch millis, for a caller that must not allocate. */
+  public static long plusMillis(long millis, long durationMillis) {
+    return clampMillis(LongMath.saturatedAdd(millis, durationMillis));
   }
 
   /** {@code instant - duration}, clamped to Beam's range; never overflows. */
