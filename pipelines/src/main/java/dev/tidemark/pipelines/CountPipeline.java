@@ -1,6 +1,5 @@
 package dev.tidemark.pipelines;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
@@ -96,13 +95,15 @@ public final class CountPipeline {
   }
 
   static String json(WindowResult result, boolean withSum) {
-    ObjectNode node = JsonLines.object();
-    node.put("key", result.key());
-    node.put("count", result.count());
-    if (withSum) {
-      node.put("sum", result.sum());
-    }
-    return JsonLines.text(JsonLines.withPane(node, result.pane()));
+    return JsonLines.object(
+        json -> {
+          json.writeStringField("key", result.key());
+          json.writeNumberField("count", result.count());
+          if (withSum) {
+            json.writeNumberField("sum", result.sum());
+          }
+          JsonLines.writePane(json, result.pane());
+        });
   }
 
   private static EventFormat format(Options options) {

@@ -1,8 +1,5 @@
 package dev.tidemark.pipelines;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.config.RunnerSettings;
@@ -64,7 +61,6 @@ public final class JoinPipeline {
     void setMaxOutOfOrderness(String value);
   }
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonEventFormat ORDERS =
       JsonEventFormat.withKey("orderBatchId").withTime("orderLastModifyTime");
   private static final JsonEventFormat COUPONS =
@@ -138,12 +134,10 @@ public final class JoinPipeline {
   }
 
   static String json(JoinedRecord joined) {
-    ObjectNode order;
-    try {
-      order = (ObjectNode) JSON.readTree(joined.record());
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a joined order is not JSON: " + joined, e);
-    }
-    return JsonLines.text(JsonLines.withPane(order, joined.pane()));
+    return JsonLines.object(
+        json -> {
+          JsonLines.copyFields(joined.record(), json);
+          JsonLines.writePane(json, joined.pane());
+        });
   }
 }

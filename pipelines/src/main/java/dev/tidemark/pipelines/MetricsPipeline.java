@@ -1,9 +1,5 @@
 package dev.tidemark.pipelines;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
@@ -14,9 +10,11 @@ import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.SourceUri;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
+import java.io.IOException;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -56,8 +54,6 @@ public final class MetricsPipeline {
   /** S5's records: key (i, op), event time t. */
   static final JsonEventFormat FORMAT = JsonEventFormat.withKey("i", "op").withTime("t");
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   /** The format of event_time_log, parsed once: each result gives it its time zone. */
   private static final DateTimeFormatter EVENT_TIME_LOG =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -89,26 +85,36 @@ public final class MetricsPipeline {
   }
 
   static String json(WindowResult result, ZoneId timeZone) {
-    JsonNode key;
-    try {
-      key = JSON.readTree(result.key());
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("the key of a metrics result is not [i, op]: " + result, e);
-    }
-    ObjectNode node = JsonLines.object();
-    node.put("index_name", key.get(0).asText());
-    node.put(
-        "event_time_log",
+    List<String> key = indexAndOp(result);
+    String indexName = key.get(0);
+    String opType = key.get(1);
+    String eventTimeLog =
         EVENT_TIME_LOG
             .withZone(timeZone)
-            .format(java.time.Instant.ofEpochMilli(result.pane().windowEnd().getMillis())));
-    node.put("op_type", key.get(1).asText());
-    node.put("count_result", result.count());
-    // After S5's own fields: which pane this is, so a consumer keeps the latest row.
-    node.put("timing", result.pane().timing().name());
-    node.put("pane", result.pane().index());
-    node.put("final", result.pane().isFinal());
-    return JsonLines.text(node);
+            .format(java.time.Instant.ofEpochMilli(result.pane().windowEnd().getMillis()));
+    return JsonLines.object(
+        json -> {
+          json.writeStringField("index_name", indexName);
+          json.writeStringField("event_time_log", eventTimeLog);
+          json.writeStringField("op_type", opType);
+          json.writeNumberField("count_result", result.count());
+          // After S5's own fields: which pane this is, so a consumer keeps the latest row.
+          JsonLines.writeTiming(json, result.pane());
+        });
+  }
+
+  /** The {@code i} and {@code op} of a result, from its key {@code ["i","op"]}. */
+  private static List<String> indexAndOp(WindowResult result) {
+    List<String> key;
+    try {
+      key = JsonLines.texts(result.key());
+    } catch (IOException e) {
+      throw new IllegalStateException("the key of a metrics result is not [i, op]: " + result, e);
+    }
+    if (key.size() != 2) {
+      throw new IllegalStateException("the key of a metrics result is not [i, op]: " + result);
+    }
+    return key;
   }
 
   /** The zone {@code --timeZone} names, looked up once: not once per result. */

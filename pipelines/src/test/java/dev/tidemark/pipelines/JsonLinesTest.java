@@ -1,7 +1,9 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tidemark.transforms.join.JoinedRecord;
 import dev.tidemark.transforms.model.DeadLetter;
@@ -48,6 +50,28 @@ class JsonLinesTest {
   }
 
   @Test
+  void metricsKeyTextsAreUnescapedOnceAndWrittenEscapedAgain() {
+    WindowResult result = new WindowResult("[\"a\\\"b\",\"\\u00e9\\n\"]", PANE, 1, 0);
+    assertThat(
+        MetricsPipeline.json(result, ZoneId.of("UTC")),
+        equalTo(
+            "{\"index_name\":\"a\\\"b\",\"event_time_log\":\"2020-04-10 03:32:50\","
+                + "\"op_type\":\"\u00e9\\n\",\"count_result\":1,\"timing\":\"LATE\",\"pane\":1,"
+                + "\"final\":true}"));
+  }
+
+  @Test
+  void metricsKeyThatIsNotTwoTextsIsABug() {
+    for (String key : new String[] {"idx", "[\"idx\"]", "[\"idx\",3]", "[\"a\",\"b\",\"c\"]"}) {
+      WindowResult result = new WindowResult(key, PANE, 1, 0);
+      IllegalStateException refused =
+          assertThrows(
+              IllegalStateException.class, () -> MetricsPipeline.json(result, ZoneId.of("UTC")));
+      assertThat(refused.getMessage(), containsString("is not [i, op]"));
+    }
+  }
+
+  @Test
   void joinedOrderKeepsItsFieldsThenItsPane() {
     JoinedRecord joined =
         new JoinedRecord("b1", PANE, true, "{\"orderId\":\"o1\",\"orderSalesmanId\":\"u9\"}");
@@ -56,6 +80,30 @@ class JsonLinesTest {
         equalTo(
             "{\"orderId\":\"o1\",\"orderSalesmanId\":\"u9\",\"windowStart\":1586489565000,"
                 + "\"windowEnd\":1586489570000,\"timing\":\"LATE\",\"pane\":1,\"final\":true}"));
+  }
+
+  @Test
+  void joinedOrderKeepsNumbersNestingAndEscapesAsTheyWere() {
+    JoinedRecord joined =
+        new JoinedRecord(
+            "b1",
+            PANE,
+            true,
+            "{\"n\":12345678901234,\"x\":1.5,\"ok\":false,\"none\":null,"
+                + "\"items\":[1,{\"q\":\"a\\\"b\"}],\"t\":\"\u00e9\"}");
+    assertThat(
+        JoinPipeline.json(joined),
+        equalTo(
+            "{\"n\":12345678901234,\"x\":1.5,\"ok\":false,\"none\":null,"
+                + "\"items\":[1,{\"q\":\"a\\\"b\"}],\"t\":\"\u00e9\","
+                + "\"windowStart\":1586489565000,\"windowEnd\":1586489570000,"
+                + "\"timing\":\"LATE\",\"pane\":1,\"final\":true}"));
+  }
+
+  @Test
+  void joinedOrderThatIsNotAnObjectIsABug() {
+    JoinedRecord joined = new JoinedRecord("b1", PANE, true, "[1,2]");
+    assertThrows(IllegalStateException.class, () -> JoinPipeline.json(joined));
   }
 
   @Test
