@@ -10,7 +10,8 @@ import java.util.Map;
  * The benchmark's printed table: min, median and max events/s per variant over the whole run; the
  * median fixed cost (a short run's time); the rate per record once running (the long run's lines
  * beyond the short run's, over its median time beyond the short run's); tidemark's ratios; and from
- * how many lines tidemark is as fast over the whole run ({@link BreakEven}).
+ * how many lines tidemark is as fast over the whole run ({@link BreakEven}); and tidemark's ratio
+ * in each round, whose two runs follow each other ({@link #pairedRatios}).
  */
 final class Table {
 
@@ -69,8 +70,34 @@ final class Table {
               tidemark / median,
               tidemarkRunning / running,
               breakEven.describe()));
+      List<Double> paired = pairedRatios(results.get(Variant.TIDEMARK), results.get(other));
+      if (!paired.isEmpty()) {
+        table.append(
+            String.format(
+                Locale.ROOT,
+                "%n  run by run (each pair back to back): %.2fx to %.2fx, median %.2fx",
+                paired.get(0),
+                paired.get(paired.size() - 1),
+                median(paired)));
+      }
     }
     return table.append(String.format("%n")).toString();
+  }
+
+  /**
+   * tidemark's events/s over the other variant's in each round where both runs are valid, sorted.
+   * The two runs of a round follow each other, so a slow spell of a shared machine weighs on both;
+   * the spread of these ratios shows how far one ratio of medians can be trusted.
+   */
+  static List<Double> pairedRatios(List<Result> tidemark, List<Result> other) {
+    List<Double> ratios = new ArrayList<>();
+    for (int round = 0; round < Math.min(tidemark.size(), other.size()); round++) {
+      if (tidemark.get(round).isValid() && other.get(round).isValid()) {
+        ratios.add(tidemark.get(round).eventsPerSecond() / other.get(round).eventsPerSecond());
+      }
+    }
+    Collections.sort(ratios);
+    return ratios;
   }
 
   /** The median time of the valid short runs. */
