@@ -12,9 +12,13 @@ import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import java.time.ZoneId;
+import java.util.stream.Stream;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The JSON lines each pipeline writes, field by field and in order. */
 class JsonLinesTest {
@@ -38,26 +42,28 @@ class JsonLinesTest {
                 + "\"windowEnd\":1586489570000,\"timing\":\"LATE\",\"pane\":1,\"final\":true}"));
   }
 
-  @Test
-  void metricsRowIsS5sThenItsPane() {
-    WindowResult result = new WindowResult("[\"idx\",\"es_sink\"]", PANE, 4, 0);
-    assertThat(
-        MetricsPipeline.json(result, ZoneId.of("Asia/Shanghai")),
-        equalTo(
+  /** S5's row, and a key whose texts JSON escapes: read back once, written escaped again. */
+  static Stream<Arguments> metricsRows() {
+    return Stream.of(
+        Arguments.of(
+            "[\"idx\",\"es_sink\"]",
+            "Asia/Shanghai",
             "{\"index_name\":\"idx\",\"event_time_log\":\"2020-04-10 11:32:50\","
                 + "\"op_type\":\"es_sink\",\"count_result\":4,\"timing\":\"LATE\",\"pane\":1,"
+                + "\"final\":true}"),
+        Arguments.of(
+            "[\"a\\\"b\",\"\\u00e9\\n\"]",
+            "UTC",
+            "{\"index_name\":\"a\\\"b\",\"event_time_log\":\"2020-04-10 03:32:50\","
+                + "\"op_type\":\"\u00e9\\n\",\"count_result\":4,\"timing\":\"LATE\",\"pane\":1,"
                 + "\"final\":true}"));
   }
 
-  @Test
-  void metricsKeyTextsAreUnescapedOnceAndWrittenEscapedAgain() {
-    WindowResult result = new WindowResult("[\"a\\\"b\",\"\\u00e9\\n\"]", PANE, 1, 0);
-    assertThat(
-        MetricsPipeline.json(result, ZoneId.of("UTC")),
-        equalTo(
-            "{\"index_name\":\"a\\\"b\",\"event_time_log\":\"2020-04-10 03:32:50\","
-                + "\"op_type\":\"\u00e9\\n\",\"count_result\":1,\"timing\":\"LATE\",\"pane\":1,"
-                + "\"final\":true}"));
+  @ParameterizedTest
+  @MethodSource("metricsRows")
+  void metricsRowIsS5sThenItsPane(String key, String timeZone, String row) {
+    WindowResult result = new WindowResult(key, PANE, 4, 0);
+    assertThat(MetricsPipeline.json(result, ZoneId.of(timeZone)), equalTo(row));
   }
 
   @Test
