@@ -22,15 +22,15 @@ import java.util.stream.Stream;
  * its own, runs interleaved so that machine noise falls on every variant alike.
  *
  * <pre>{@code
- * java -jar src/benchmarks/target/tidemark-benchmarks.jar --lines=4000000 --runs=3
+ * java -jar src/benchmarks/target/tidemark-benchmarks.jar --lines=4000000 --runs=5
  * }</pre>
  *
- * <p>Prints min, median and max events/s per variant, and tidemark's ratio to the others by median.
- * Each run also does a short job of {@link #STARTUP_LINES} lines in a JVM of its own: its time is
- * the variant's fixed cost (building and translating the pipeline, starting the embedded cluster,
- * ending the job), and the rest of the long run's time gives the rate per record once running. A
- * run whose results do not count every line is void and left out (and says so). Run it alone on the
- * machine: no build, no test suite beside it.
+ * <p>Prints min, median and max events/s per variant, and tidemark's ratio to the others by median
+ * and in each round. Each run also does a short job of {@link #STARTUP_LINES} lines in a JVM of its
+ * own: its time is the variant's fixed cost (building and translating the pipeline, starting the
+ * embedded cluster, ending the job), and the rest of the long run's time gives the rate per record
+ * once running. A run whose results do not count every line is void and left out (and says so). Run
+ * it alone on the machine: no build, no test suite beside it.
  */
 public final class Benchmark {
 
