@@ -7,14 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
+import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.io.MoreFiles;
 
 /**
  * Side by side: events per second of tidemark's {@code metrics}, the same job hand-written on Flink
@@ -211,11 +210,7 @@ public final class Benchmark {
     try {
       return childJvm(temporary, heap, mainClass, args);
     } finally {
-      try (Stream<Path> paths = Files.walk(temporary)) {
-        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(path);
-        }
-      }
+      MoreFiles.deleteRecursively(temporary);
     }
   }
 
