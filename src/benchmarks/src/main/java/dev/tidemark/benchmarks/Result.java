@@ -1,8 +1,9 @@
 package dev.tidemark.benchmarks;
 
 /**
- * One run of one variant: how many lines it read, how long the job took from submission to its end,
- * and how many records its results count. A run whose counts do not add up to its lines is void.
+ * One run of one variant: how many lines it read, how long the job took from the first line that
+ * builds it to its end, and how many records its results count. A run whose counts do not add up to
+ * its lines is void.
  */
 record Result(long lines, long millis, long counted) {
 
