@@ -14,6 +14,7 @@ import dev.tidemark.pipelines.config.EmbeddedFlink;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -24,9 +25,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.Counter;
@@ -83,6 +88,66 @@ class EmbeddedClusterIT {
   }
 
   @Test
+  void startedEarlyIsTheRunsWhenItsOptionsAskForIt() throws Exception {
+    TidemarkOptions options = embeddedRun();
+    Set<Path> before = runDirectories();
+    try (EmbeddedCluster cluster = EmbeddedCluster.startedEarly(2)) {
+      Set<Path> early = madeSince(before);
+      options.setEmbeddedCluster(cluster);
+      RunnerSettings.prepare(options, false);
+      String rest = awaitRestAddress(options);
+      awaitSlots(rest, 2);
+
+      PipelineResult result = cluster.run(countThree(options));
+
+      assertThat(result.getState(), equalTo(PipelineResult.State.DONE));
+      assertThat(counted(result), equalTo(3L));
+      // The run took the early cluster's directory, and ran its job on that cluster.
+      assertThat(early, equalTo(Set.of(Path.of(options.getFlinkConfDir()))));
+      awaitStopped(rest);
+      cluster.close();
+      assertThat(Files.exists(Path.of(options.getFlinkConfDir())), equalTo(false));
+    }
+  }
+
+  @Test
+  void startedEarlyForAnotherRunStopsAndTheRunStartsItsOwn() throws Exception {
+    TidemarkOptions options = embeddedRun();
+    Set<Path> before = runDirectories();
+    try (EmbeddedCluster cluster = EmbeddedCluster.startedEarly(3)) {
+      Set<Path> early = madeSince(before);
+      options.setEmbeddedCluster(cluster);
+      String earlyRest = awaitRestAddress(options);
+      awaitSlots(earlyRest, 3);
+
+      RunnerSettings.prepare(options, false);
+
+      assertThat(early.size(), equalTo(1));
+      assertThat(early.stream().anyMatch(Files::exists), equalTo(false));
+      awaitStopped(earlyRest);
+      String rest = awaitRestAddress(options);
+      awaitSlots(rest, 2);
+      PipelineResult result = cluster.run(countThree(options));
+      assertThat(result.getState(), equalTo(PipelineResult.State.DONE));
+      assertThat(counted(result), equalTo(3L));
+    } finally {
+      EmbeddedFlink.cleanUp(options);
+    }
+    assertThat(runDirectories(), equalTo(before));
+  }
+
+  @Test
+  void startedEarlyForABadConfigurationLeavesNothingBehind() {
+    Set<Path> before = runDirectories();
+
+    CommandLine run = CommandLine.run("count", "--windowSize=abc");
+
+    assertThat(run.exitCode, equalTo(Tidemark.BAD_CONFIGURATION));
+    assertThat(run.err, containsString("--windowSize: 'abc' is not a duration"));
+    assertThat(runDirectories(), equalTo(before));
+  }
+
+  @Test
   void thatCannotStartFailsTheRun() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       TidemarkOptions options = embeddedRun();
@@ -128,6 +193,24 @@ class EmbeddedClusterIT {
       assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
       assertThat(counted(result), equalTo(3L));
     }
+  }
+
+  /** The run directories in the temporary directory, where {@link EmbeddedFlink} makes them. */
+  private static Set<Path> runDirectories() {
+    try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return files
+          .filter(file -> file.getFileName().toString().startsWith("tidemark-run-"))
+          .collect(Collectors.toSet());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The run directories made since {@code before} was listed. */
+  private static Set<Path> madeSince(Set<Path> before) {
+    Set<Path> made = new HashSet<>(runDirectories());
+    made.removeAll(before);
+    return made;
   }
 
   /** A {@code flink-conf.yaml} of the user's, on the loopback interface, REST on {@code port}. */

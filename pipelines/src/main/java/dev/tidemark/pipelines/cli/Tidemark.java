@@ -41,7 +41,7 @@ public final class Tidemark {
           "join",
           Command.pipeline(JoinPipeline.Options.class, JoinPipeline::build),
           "explain",
-          new Command<>(
+          Command.other(
               ExplainRecording.Options.class,
               (options, out, err) -> ExplainRecording.run(options, out)));
 
@@ -97,9 +97,13 @@ public final class Tidemark {
     try {
       return command.run(withDefaults(options), out, err);
     } catch (ConfigurationException e) {
-      err.println("tidemark: " + e.getMessage());
-      return BAD_CONFIGURATION;
+      return badConfiguration(e, err);
     }
+  }
+
+  private static int badConfiguration(ConfigurationException e, PrintStream err) {
+    err.println("tidemark: " + e.getMessage());
+    return BAD_CONFIGURATION;
   }
 
   /** tidemark's defaults for Beam's own options: embedded Flink. */
@@ -117,40 +121,54 @@ public final class Tidemark {
   private static final class Command<T extends PipelineOptions> {
     private final Class<T> options;
     private final Action<T> action;
+    private final boolean runsPipeline;
 
-    Command(Class<T> options, Action<T> action) {
+    Command(Class<T> options, Action<T> action, boolean runsPipeline) {
       this.options = options;
       this.action = action;
+      this.runsPipeline = runsPipeline;
     }
 
     /** A pipeline: built, run to its end, summed up on stderr ({@link PipelineRun}). */
     static <T extends PipelineOptions> Command<T> pipeline(
         Class<T> options, Function<T, Pipeline> build) {
       return new Command<>(
-          options,
-          (parsed, out, err) -> {
-            // Closed before the run's directory, which the cluster writes in, is deleted.
-            try (EmbeddedCluster cluster = EmbeddedCluster.notStarted()) {
-              parsed.as(TidemarkOptions.class).setEmbeddedCluster(cluster);
-              return PipelineRun.run(build.apply(parsed), err);
-            } finally {
-              EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));
-            }
-          });
+          options, (parsed, out, err) -> PipelineRun.run(build.apply(parsed), err), true);
+    }
+
+    /** A command that runs no pipeline of its own on Flink. */
+    static <T extends PipelineOptions> Command<T> other(Class<T> options, Action<T> action) {
+      return new Command<>(options, action, false);
     }
 
     int run(String[] args, PrintStream out, PrintStream err) {
       ArgumentChecks.check(args, options);
-      T parsed;
+      T parsed = null;
+      // Closed before the run's directory, which the cluster writes in, is deleted; none (null)
+      // for a command that runs no pipeline on Flink.
+      try (EmbeddedCluster cluster = runsPipeline ? EarlyStart.cluster(args) : null) {
+        try {
+          parsed = parse(args);
+          parsed.as(TidemarkOptions.class).setEmbeddedCluster(cluster);
+          return action.run(parsed, out, err);
+        } catch (IllegalArgumentException e) {
+          return badConfiguration(new ConfigurationException(e.getMessage()), err);
+        } catch (ConfigurationException e) {
+          // Said before a cluster started early for the run is stopped, which takes a moment.
+          return badConfiguration(e, err);
+        }
+      } finally {
+        if (parsed != null) {
+          EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));
+        }
+      }
+    }
+
+    private T parse(String[] args) {
       try {
-        parsed = PipelineOptionsFactory.fromArgs(args).withValidation().as(options);
+        return PipelineOptionsFactory.fromArgs(args).withValidation().as(options);
       } catch (IllegalArgumentException e) {
         throw new ConfigurationException(OptionErrors.explain(e));
-      }
-      try {
-        return action.run(parsed, out, err);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigurationException(e.getMessage());
       }
     }
   }

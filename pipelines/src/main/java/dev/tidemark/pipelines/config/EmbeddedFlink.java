@@ -62,8 +62,17 @@ public final class EmbeddedFlink {
       throw new ConfigurationException(
           "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
+    int restPort = webUi == null ? 0 : requireFree(webUi);
+    options.setFlinkConfDir(runDirectory(restPort).toString());
+  }
+
+  /**
+   * A new run directory: the loopback-only {@code flink-conf.yaml} with the REST API on {@code
+   * restPort} (0: a free port Flink binds itself), and the directory Flink writes its files in.
+   * Deleted by {@link #cleanUp}, or when the JVM exits.
+   */
+  static Path runDirectory(int restPort) {
     try {
-      int restPort = webUi == null ? 0 : requireFree(webUi);
       if (CLEAN_UP_ON_EXIT.compareAndSet(false, true)) {
         Runtime.getRuntime()
             .addShutdownHook(
@@ -89,7 +98,7 @@ public final class EmbeddedFlink {
               // The Web UI and REST API show metrics a second old, not ten.
               "metrics.fetcher.update-interval: 1000");
       Files.write(run.resolve("flink-conf.yaml"), config, StandardCharsets.UTF_8);
-      options.setFlinkConfDir(run.toString());
+      return run;
     } catch (IOException e) {
       throw new UncheckedIOException("creating the embedded run's directory", e);
     }
@@ -113,10 +122,14 @@ public final class EmbeddedFlink {
   public static void cleanUp(FlinkPipelineOptions options) {
     String confDir = options.getFlinkConfDir();
     if (confDir != null) {
-      Path run = Path.of(confDir);
-      if (RUN_DIRECTORIES.remove(run)) {
-        deleteQuietly(run);
-      }
+      cleanUp(Path.of(confDir));
+    }
+  }
+
+  /** Deletes {@code directory} if it is a {@link #runDirectory}; a user's is left alone. */
+  static void cleanUp(Path directory) {
+    if (RUN_DIRECTORIES.remove(directory)) {
+      deleteQuietly(directory);
     }
   }
 

@@ -15,8 +15,9 @@ public final class RunnerSettings {
    * {@code --fasterCopy}, which saves both, is refused); and checks that a cluster answers at
    * {@code --flinkMaster} ({@code [local]} and the other bracketed values are embedded); an
    * embedded run listens on the loopback interface only and leaves no files behind ({@link
-   * EmbeddedFlink}), and starts its cluster now if the command line gave it one ({@link
-   * EmbeddedCluster}). On the DirectRunner, uses {@code --parallelism} as its target.
+   * EmbeddedFlink}), and starts its cluster now if the command line gave it one, or takes the one
+   * the command line started early if it is the run's ({@link EmbeddedCluster}). On the
+   * DirectRunner, uses {@code --parallelism} as its target.
    */
   public static void prepare(TidemarkOptions options, boolean sourceStartsFromImpulse) {
     options.setStreaming(true);
@@ -31,10 +32,13 @@ public final class RunnerSettings {
       if (master != null && !master.startsWith("[")) {
         FlinkMasterCheck.requireCluster(master);
       }
-      EmbeddedFlink.configure(options);
-      if ("[local]".equals(master) && options.getEmbeddedCluster() != null) {
-        // Every option is checked by now: the cluster starts while the pipeline is built.
-        options.getEmbeddedCluster().start(options);
+      EmbeddedCluster cluster = options.getEmbeddedCluster();
+      if (cluster == null || !cluster.adopts(options)) {
+        EmbeddedFlink.configure(options);
+        if ("[local]".equals(master) && cluster != null) {
+          // Every option is checked by now: the cluster starts while the pipeline is built.
+          cluster.start(options);
+        }
       }
       options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
       // Without it Flink copies every element (encode, decode) between chained operators: S5's
