@@ -90,23 +90,20 @@ class EmbeddedClusterIT {
   @Test
   void startedEarlyIsTheRunsWhenItsOptionsAskForIt() throws Exception {
     TidemarkOptions options = embeddedRun();
-    Set<Path> before = runDirectories();
-    try (EmbeddedCluster cluster = EmbeddedCluster.startedEarly(2)) {
-      Set<Path> early = madeSince(before);
-      options.setEmbeddedCluster(cluster);
+    try (EarlyCluster early = startedEarlyFor(options, 2)) {
       RunnerSettings.prepare(options, false);
       String rest = awaitRestAddress(options);
       awaitSlots(rest, 2);
 
-      PipelineResult result = cluster.run(countThree(options));
+      PipelineResult result = early.cluster().run(countThree(options));
 
       assertThat(result.getState(), equalTo(PipelineResult.State.DONE));
       assertThat(counted(result), equalTo(3L));
       // The run took the early cluster's directory, and ran its job on that cluster.
-      assertThat(early, equalTo(Set.of(Path.of(options.getFlinkConfDir()))));
+      assertThat(Path.of(options.getFlinkConfDir()), equalTo(early.directory()));
       awaitStopped(rest);
-      cluster.close();
-      assertThat(Files.exists(Path.of(options.getFlinkConfDir())), equalTo(false));
+      early.close();
+      assertThat(Files.exists(early.directory()), equalTo(false));
     }
   }
 
@@ -114,20 +111,17 @@ class EmbeddedClusterIT {
   void startedEarlyForAnotherRunStopsAndTheRunStartsItsOwn() throws Exception {
     TidemarkOptions options = embeddedRun();
     Set<Path> before = runDirectories();
-    try (EmbeddedCluster cluster = EmbeddedCluster.startedEarly(3)) {
-      Set<Path> early = madeSince(before);
-      options.setEmbeddedCluster(cluster);
+    try (EarlyCluster early = startedEarlyFor(options, 3)) {
       String earlyRest = awaitRestAddress(options);
       awaitSlots(earlyRest, 3);
 
       RunnerSettings.prepare(options, false);
 
-      assertThat(early.size(), equalTo(1));
-      assertThat(early.stream().anyMatch(Files::exists), equalTo(false));
+      assertThat(Files.exists(early.directory()), equalTo(false));
       awaitStopped(earlyRest);
       String rest = awaitRestAddress(options);
       awaitSlots(rest, 2);
-      PipelineResult result = cluster.run(countThree(options));
+      PipelineResult result = early.cluster().run(countThree(options));
       assertThat(result.getState(), equalTo(PipelineResult.State.DONE));
       assertThat(counted(result), equalTo(3L));
     } finally {
@@ -206,11 +200,25 @@ class EmbeddedClusterIT {
     }
   }
 
-  /** The run directories made since {@code before} was listed. */
-  private static Set<Path> madeSince(Set<Path> before) {
+  /** A cluster {@link EmbeddedCluster#startedEarly started early}, and the directory it made. */
+  private record EarlyCluster(EmbeddedCluster cluster, Path directory) implements AutoCloseable {
+    @Override
+    public void close() {
+      cluster.close();
+    }
+  }
+
+  /**
+   * Starts a cluster early at {@code parallelism}, as the command line does for {@code options}.
+   */
+  private static EarlyCluster startedEarlyFor(TidemarkOptions options, int parallelism) {
+    Set<Path> before = runDirectories();
+    EmbeddedCluster cluster = EmbeddedCluster.startedEarly(parallelism);
+    options.setEmbeddedCluster(cluster);
     Set<Path> made = new HashSet<>(runDirectories());
     made.removeAll(before);
-    return made;
+    assertThat(made.size(), equalTo(1));
+    return new EarlyCluster(cluster, made.iterator().next());
   }
 
   /** A {@code flink-conf.yaml} of the user's, on the loopback interface, REST on {@code port}. */
@@ -285,6 +293,9 @@ class EmbeddedClusterIT {
             return Optional.empty();
           } catch (ConnectException stopped) {
             return Optional.of(rest);
+          } catch (IOException stopping) {
+            // Taken, then dropped, while the endpoint shuts down: ask again.
+            return Optional.empty();
           }
         });
   }
