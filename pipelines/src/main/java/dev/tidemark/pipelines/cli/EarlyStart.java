@@ -32,8 +32,8 @@ final class EarlyStart {
    */
   static boolean askForTidemarksEmbeddedRun(String[] args) {
     for (String arg : args) {
-      if ((arg.startsWith("--runner") && !arg.equals("--runner=FlinkRunner"))
-          || (arg.startsWith("--flinkMaster") && !arg.equals("--flinkMaster=[local]"))
+      if ((arg.startsWith("--runner=") && !arg.equals("--runner=FlinkRunner"))
+          || (arg.startsWith("--flinkMaster=") && !arg.equals("--flinkMaster=[local]"))
           || arg.startsWith("--flinkConfDir")
           || arg.startsWith("--webUi")) {
         return false;

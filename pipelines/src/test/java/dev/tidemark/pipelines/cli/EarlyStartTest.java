@@ -21,6 +21,7 @@ class EarlyStartTest {
         "tidemark's defaults | --runner=FlinkRunner --flinkMaster=[local] | true",
         "with a parallelism | --runner=FlinkRunner --flinkMaster=[local] --parallelism=4 | true",
         "with a pipeline's options | --source=sample: --windowSize=5s --runner=FlinkRunner | true",
+        "an option named like the runner | --runner=FlinkRunner --runnerOptionOfAnother=x | true",
         "the DirectRunner | --runner=DirectRunner --flinkMaster=[local] | false",
         "a runner by its class | --runner=org.apache.beam.runners.flink.FlinkRunner | false",
         "a cluster | --runner=FlinkRunner --flinkMaster=localhost:8081 | false",
