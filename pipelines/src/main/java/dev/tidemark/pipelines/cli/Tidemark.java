@@ -97,12 +97,12 @@ public final class Tidemark {
     try {
       return command.run(withDefaults(options), out, err);
     } catch (ConfigurationException e) {
-      return badConfiguration(e, err);
+      return badConfiguration(e.getMessage(), err);
     }
   }
 
-  private static int badConfiguration(ConfigurationException e, PrintStream err) {
-    err.println("tidemark: " + e.getMessage());
+  private static int badConfiguration(String reason, PrintStream err) {
+    err.println("tidemark: " + reason);
     return BAD_CONFIGURATION;
   }
 
@@ -151,11 +151,9 @@ public final class Tidemark {
           parsed = parse(args);
           parsed.as(TidemarkOptions.class).setEmbeddedCluster(cluster);
           return action.run(parsed, out, err);
-        } catch (IllegalArgumentException e) {
-          return badConfiguration(new ConfigurationException(e.getMessage()), err);
-        } catch (ConfigurationException e) {
+        } catch (IllegalArgumentException | ConfigurationException e) {
           // Said before a cluster started early for the run is stopped, which takes a moment.
-          return badConfiguration(e, err);
+          return badConfiguration(e.getMessage(), err);
         }
       } finally {
         if (parsed != null) {
