@@ -148,28 +148,46 @@ final class PipelineRun {
     }
   }
 
-  /** The watcher: cancels the job once every operator has seen the end of its input. */
+  /**
+   * The watcher: cancels the job once every operator has seen the end of its input. A question the
+   * REST API does not answer (a busy JobManager answers late, a job still starting has no vertices
+   * to ask about) is asked again a second later: giving up would leave the job running for ever.
+   */
   private void cancelOnceDrained() {
+    boolean warned = false;
     try {
       while (!Thread.currentThread().isInterrupted()) {
         Thread.sleep(1_000);
-        Optional<FlinkJob> job = job();
-        if (job.isPresent() && job.get().hasSeenTheEndOfItsInput()) {
-          Thread.sleep(SETTLE_MILLIS);
-          if (!job.get().hasSeenTheEndOfItsInput()) {
-            continue;
+        try {
+          if (cancelIfDrained()) {
+            return;
           }
-          drained.set(job.get().counters());
-          LOG.info("every operator has seen the end of its input; ending the job");
-          job.get().cancel();
-          return;
+        } catch (IOException e) {
+          if (!warned) {
+            LOG.warn("Flink's REST API did not answer ({}); asking again", e.getMessage());
+            warned = true;
+          }
         }
       }
     } catch (InterruptedException e) {
       // The run ended first.
-    } catch (IOException e) {
-      LOG.warn("cannot ask Flink's REST API whether the job has ended: {}", e.getMessage());
     }
+  }
+
+  /** Cancels the job if every operator has seen the end of its input, and stays so; whether so. */
+  private boolean cancelIfDrained() throws IOException, InterruptedException {
+    Optional<FlinkJob> job = job();
+    if (job.isEmpty() || !job.get().hasSeenTheEndOfItsInput()) {
+      return false;
+    }
+    Thread.sleep(SETTLE_MILLIS);
+    if (!job.get().hasSeenTheEndOfItsInput()) {
+      return false;
+    }
+    drained.set(job.get().counters());
+    LOG.info("every operator has seen the end of its input; ending the job");
+    job.get().cancel();
+    return true;
   }
 
   /** The shutdown hook on Flink: counts so far, cancel, summary. */
