@@ -49,8 +49,9 @@ class SocketEndAndSignalIT {
         server.send(LINES);
         server.close();
         // (1) The job ends by itself, exit 0, with the summary of everything it read.
-        assertThat("ends within 2 min", run.waitFor(2, TimeUnit.MINUTES), equalTo(true));
+        boolean ended = run.waitFor(2, TimeUnit.MINUTES);
         String output = Files.readString(log);
+        assertThat("ends within 2 min; its log:\n" + output, ended, equalTo(true));
         assertThat(output, run.exitValue(), equalTo(0));
         assertThat(
             output,
@@ -90,8 +91,9 @@ class SocketEndAndSignalIT {
         // bundle ends, at least every second.
         Thread.sleep(8_000);
         run.destroy();
-        assertThat("stops within 1 min", run.waitFor(1, TimeUnit.MINUTES), equalTo(true));
+        boolean stopped = run.waitFor(1, TimeUnit.MINUTES);
         String output = Files.readString(log);
+        assertThat("stops within 1 min; its log:\n" + output, stopped, equalTo(true));
         assertThat(
             output,
             output,
