@@ -25,7 +25,7 @@ class BadConfigurationTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics, join or explain (or --help)",
+        "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics, join, explain or startup-archive (or --help)",
         "report of a live source | count --source=socket://localhost:7777 --report=/tmp/r.html | tidemark: --report: only for a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live",
         "explain a live source | explain --source=socket://localhost:7777 | tidemark: --source: explain replays a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live, so its timing cannot be known in advance",
         "unknown option | count --windowSise=5s | tidemark: --windowSise is not an option; see --help",
@@ -53,6 +53,7 @@ class BadConfigurationTest {
         "bad start position | count --source=kafka://localhost:9092/t --startFrom=middle | tidemark: --startFrom: 'middle' is not a start position; use earliest or latest",
         "bad time zone | metrics --timeZone=Mars/Olympus | tidemark: --timeZone: 'Mars/Olympus' is not a time zone; use e.g. UTC or Asia/Shanghai",
         "faster copy | metrics --fasterCopy=true | tidemark: --fasterCopy: it lets a checkpoint take in records that came after its barrier, so a restore counts them twice; leave it out: tidemark already passes elements between operators without copying them",
+        "startup archive outside the jar | startup-archive | tidemark: startup-archive archives the jar it runs from: java -jar tidemark.jar startup-archive",
         "unknown sample | join --coupons=sample:nope.json | tidemark: --coupons: 'nope.json' is not a bundled sample; use sample: or sample:NAME with NAME one of count.csv, stats.json, orders.json, coupons.json, s2-orders.json",
       })
   void failsBeforeTheJobStartsWithOneClearLine(String name, String args, String expected) {

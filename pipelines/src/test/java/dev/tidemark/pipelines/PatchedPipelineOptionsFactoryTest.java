@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 
+import dev.tidemark.pipelines.cli.StartupArchive;
 import dev.tidemark.pipelines.cli.Tidemark;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -85,7 +86,8 @@ class PatchedPipelineOptionsFactoryTest {
             CountPipeline.Options.class,
             MetricsPipeline.Options.class,
             JoinPipeline.Options.class,
-            ExplainRecording.Options.class));
+            ExplainRecording.Options.class,
+            StartupArchive.Options.class));
     Set<Method> methods = new LinkedHashSet<>();
     while (!interfaces.isEmpty()) {
       Class<?> options = interfaces.remove(interfaces.size() - 1);

@@ -42,10 +42,14 @@ final class Help {
     out.println("  join     orders left-join coupons on orderBatchId per window (S4)");
     out.println("  explain  what count does with a recording, window by window, without a job");
     out.println();
+    out.println("and:");
+    out.println("  startup-archive  a class-data archive of the jar, with which runs start sooner");
+    out.println();
     out.println("'java -jar tidemark.jar <pipeline> --help' lists a pipeline's options.");
   }
 
-  static void pipeline(String name, Class<?> options, PrintStream out) {
+  /** The options of command {@code name}, and the runner's if it runs a pipeline. */
+  static void command(String name, Class<?> options, boolean runsPipeline, PrintStream out) {
     out.println("usage: java -jar tidemark.jar " + name + " [--option=value ...]");
     out.println();
     out.println("options:");
@@ -59,7 +63,9 @@ final class Help {
               + (defaultValue == null ? "<none>" : defaultValue.value()));
       out.println("      " + getter.getAnnotation(Description.class).value());
     }
-    out.print(RUNNER_OPTIONS);
+    if (runsPipeline) {
+      out.print(RUNNER_OPTIONS);
+    }
   }
 
   /** The options tidemark declares, from the pipeline's interface up, by name. */

@@ -43,7 +43,9 @@ public final class Tidemark {
           "explain",
           Command.other(
               ExplainRecording.Options.class,
-              (options, out, err) -> ExplainRecording.run(options, out)));
+              (options, out, err) -> ExplainRecording.run(options, out)),
+          "startup-archive",
+          Command.other(StartupArchive.Options.class, StartupArchive::run));
 
   private Tidemark() {}
 
@@ -77,7 +79,7 @@ public final class Tidemark {
           .forEach(
               name -> {
                 out.println();
-                Help.pipeline(name, PIPELINES.get(name).options, out);
+                PIPELINES.get(name).help(name, out);
               });
       return 0;
     }
@@ -86,12 +88,13 @@ public final class Tidemark {
       err.println(
           "tidemark: '"
               + args[0]
-              + "' is not a pipeline; use count, metrics, join or explain (or --help)");
+              + "' is not a pipeline; use count, metrics, join, explain or startup-archive"
+              + " (or --help)");
       return BAD_CONFIGURATION;
     }
     List<String> options = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
     if (options.contains("--help")) {
-      Help.pipeline(args[0], command.options, out);
+      command.help(args[0], out);
       return 0;
     }
     try {
@@ -139,6 +142,11 @@ public final class Tidemark {
     /** A command that runs no pipeline of its own on Flink. */
     static <T extends PipelineOptions> Command<T> other(Class<T> options, Action<T> action) {
       return new Command<>(options, action, false);
+    }
+
+    /** Its options; Beam's and Flink's runner options only if it runs a pipeline. */
+    void help(String name, PrintStream out) {
+      Help.command(name, options, runsPipeline, out);
     }
 
     int run(String[] args, PrintStream out, PrintStream err) {
