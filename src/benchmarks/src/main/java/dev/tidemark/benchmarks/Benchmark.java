@@ -1,5 +1,6 @@
 package dev.tidemark.benchmarks;
 
+import dev.tidemark.pipelines.cli.ClassDataArchive;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -24,6 +25,10 @@ import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.io.MoreFiles;
  * java -jar src/benchmarks/target/tidemark-benchmarks.jar --lines=4000000 --runs=5
  * }</pre>
  *
+ * <p>With {@code --startupArchives}, each variant runs with a class-data archive of its own,
+ * written before the timed runs from the classes a short run of it loads ({@link
+ * ClassDataArchive}): as a user runs tidemark after {@code java -jar tidemark.jar startup-archive}.
+ *
  * <p>Prints min, median and max events/s per variant, and tidemark's ratio to the others by median
  * and in each round. Each run also does a short job of {@link #STARTUP_LINES} lines in a JVM of its
  * own: its time is the variant's fixed cost (building and translating the pipeline, starting the
@@ -44,6 +49,7 @@ public final class Benchmark {
     int parallelism = 2;
     String heap = "2g";
     boolean memory = false;
+    boolean startupArchives = false;
     Set<Variant> variants = EnumSet.allOf(Variant.class);
     Path directory = Path.of(System.getProperty("java.io.tmpdir"), "tidemark-benchmarks");
     for (String arg : args) {
@@ -55,14 +61,15 @@ public final class Benchmark {
         case "heap" -> heap = nameAndValue[1];
         case "dir" -> directory = Path.of(nameAndValue[1]);
         case "memory" -> memory = true;
+        case "startupArchives" -> startupArchives = true;
         case "variants" -> variants = variants(nameAndValue[1]);
         default -> {
           System.err.println(
               "benchmark: --"
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
-                  + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,native,beam"
-                  + " or --memory");
+                  + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,native,beam,"
+                  + " --startupArchives or --memory");
           System.exit(2);
         }
       }
@@ -83,13 +90,23 @@ public final class Benchmark {
     Path input = InputFile.ensure(directory, lines);
     Path startupInput = InputFile.ensure(directory, STARTUP_LINES);
 
+    Map<Variant, List<String>> jvmOptions = new EnumMap<>(Variant.class);
+    for (Variant variant : variants) {
+      jvmOptions.put(
+          variant,
+          startupArchives
+              ? startupArchive(variant, directory, startupInput, parallelism, heap)
+              : List.of());
+    }
     Map<Variant, List<Result>> results = new EnumMap<>(Variant.class);
     Map<Variant, List<Result>> startups = new EnumMap<>(Variant.class);
     for (int run = 1; run <= runs; run++) {
       for (Variant variant : variants) {
-        Result startup = runInChildJvm(variant, startupInput, STARTUP_LINES, parallelism, heap);
+        List<String> options = jvmOptions.get(variant);
+        Result startup =
+            runInChildJvm(variant, options, startupInput, STARTUP_LINES, parallelism, heap);
         startups.computeIfAbsent(variant, v -> new ArrayList<>()).add(startup);
-        Result result = runInChildJvm(variant, input, lines, parallelism, heap);
+        Result result = runInChildJvm(variant, options, input, lines, parallelism, heap);
         System.err.printf(
             Locale.ROOT,
             "benchmark: run %d/%d %-32s %,10.0f events/s%s%n",
@@ -103,7 +120,37 @@ public final class Benchmark {
         results.computeIfAbsent(variant, v -> new ArrayList<>()).add(result);
       }
     }
+    if (startupArchives) {
+      System.out.printf(
+          "%nEach variant with a class-data archive of its own (--startupArchives).%n");
+    }
     System.out.print(Table.of(results, startups, lines, parallelism));
+  }
+
+  /**
+   * Writes {@code variant}'s class-data archive into {@code directory}, of the classes a short run
+   * of it loads, and returns the JVM options of a run that must map it.
+   */
+  private static List<String> startupArchive(
+      Variant variant, Path directory, Path startupInput, int parallelism, String heap)
+      throws IOException, InterruptedException {
+    System.err.printf("benchmark: writing a class-data archive for %s%n", variant.label());
+    Path classList =
+        directory.resolve("startup-" + variant.name().toLowerCase(Locale.ROOT) + ".classes");
+    Path archive = directory.resolve("startup-" + variant.name().toLowerCase(Locale.ROOT) + ".jsa");
+    Result training =
+        runInChildJvm(
+            variant,
+            ClassDataArchive.listingClassesTo(classList),
+            startupInput,
+            STARTUP_LINES,
+            parallelism,
+            heap);
+    if (!training.isValid()) {
+      throw new IllegalStateException(variant + "'s training run did not count every line");
+    }
+    ClassDataArchive.write(classList, archive, System.getProperty("java.class.path"));
+    return ClassDataArchive.requiring(archive);
   }
 
   /**
@@ -139,7 +186,13 @@ public final class Benchmark {
         "benchmark: generating %,d S5 lines with changing keys in %s (once)%n", lines, directory);
     Path input = InputFile.ensureWithChangingKeys(directory, lines);
     List<String> output =
-        childJvm(heap, MemoryRun.class, input.toString(), Long.toString(lines), "" + parallelism);
+        childJvm(
+            heap,
+            List.of(),
+            MemoryRun.class,
+            input.toString(),
+            Long.toString(lines),
+            "" + parallelism);
     StringBuilder table =
         new StringBuilder(
             String.format(
@@ -176,12 +229,18 @@ public final class Benchmark {
   }
 
   private static Result runInChildJvm(
-      Variant variant, Path input, long lines, int parallelism, String heap)
+      Variant variant,
+      List<String> jvmOptions,
+      Path input,
+      long lines,
+      int parallelism,
+      String heap)
       throws IOException, InterruptedException {
     Result result = null;
     List<String> output =
         childJvm(
             heap,
+            jvmOptions,
             RunOne.class,
             variant.name(),
             input.toString(),
@@ -204,21 +263,23 @@ public final class Benchmark {
    * JVM's temporary directory is one of its own, deleted when it exits: a Flink job that the JVM
    * ends as soon as it is done leaves the 22 MB RPC jar its MiniCluster unpacks there behind.
    */
-  private static List<String> childJvm(String heap, Class<?> mainClass, String... args)
+  private static List<String> childJvm(
+      String heap, List<String> jvmOptions, Class<?> mainClass, String... args)
       throws IOException, InterruptedException {
     Path temporary = Files.createTempDirectory("tidemark-benchmark-run");
     try {
-      return childJvm(temporary, heap, mainClass, args);
+      return childJvm(temporary, heap, jvmOptions, mainClass, args);
     } finally {
       MoreFiles.deleteRecursively(temporary);
     }
   }
 
   private static List<String> childJvm(
-      Path temporary, String heap, Class<?> mainClass, String... args)
+      Path temporary, String heap, List<String> jvmOptions, Class<?> mainClass, String... args)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
     command.add("-Xmx" + heap);
     command.add("-Djava.io.tmpdir=" + temporary);
     // What Flink's own scripts pass on Java 17 (Kryo reflects into java.util); every variant gets
