@@ -135,9 +135,9 @@ public final class Benchmark {
       Variant variant, Path directory, Path startupInput, int parallelism, String heap)
       throws IOException, InterruptedException {
     System.err.printf("benchmark: writing a class-data archive for %s%n", variant.label());
-    Path classList =
-        directory.resolve("startup-" + variant.name().toLowerCase(Locale.ROOT) + ".classes");
-    Path archive = directory.resolve("startup-" + variant.name().toLowerCase(Locale.ROOT) + ".jsa");
+    String name = "startup-" + variant.name().toLowerCase(Locale.ROOT);
+    Path classList = directory.resolve(name + ".classes");
+    Path archive = directory.resolve(name + ".jsa");
     Result training =
         runInChildJvm(
             variant,
