@@ -28,7 +28,9 @@ import org.apache.beam.sdk.options.PipelineOptions;
 public final class StartupArchive {
 
   /**
-   * The pipelines whose runs decide what the archive holds: between them, every part a run uses.
+   * The pipelines whose runs decide what the archive holds: between them, the embedded cluster,
+   * Beam's translation and a recording's replay. A Kafka source, a socket or a cluster of the
+   * user's loads classes of its own, read from the jar as before.
    */
   static final List<String> TRAINING = List.of("count", "metrics");
 
@@ -50,7 +52,7 @@ public final class StartupArchive {
             ? jar.resolveSibling("tidemark.jsa")
             : Path.of(options.getArchive()).toAbsolutePath();
     if (!Files.isDirectory(archive.getParent())) {
-      throw new ConfigurationException("--archive: " + archive.getParent() + " is no directory");
+      throw new ConfigurationException("--archive: " + archive.getParent() + " is not a directory");
     }
     try {
       write(jar, archive);
