@@ -1,8 +1,8 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.greaterThan;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,58 +10,82 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
 
-/** What {@code target/tidemark.jar} is made of. */
+/**
+ * What tidemark's jars are made of: only tidemark's own classes in its own jars, and in the shaded
+ * {@code tidemark.jar} the dependencies' classes exactly as their authors built them. Every source
+ * of the build is checked too, so no other project's package can come back into the repository.
+ */
 class ShadedJarIT {
 
-  private static final String OPTIONS_PACKAGE = "org/apache/beam/sdk/options/";
+  private static final Path REPOSITORY = Path.of("..");
+  private static final List<String> MODULES =
+      List.of("transforms", "pipelines", "src/stack", "src/benchmarks");
 
-  /**
-   * The jar carries tidemark's copy of Beam's {@code PipelineOptionsFactory}, every class of it and
-   * nothing of Beam's: with both on the path, which one a run loads would be an accident of order.
-   */
   @Test
-  void carriesTidemarksPipelineOptionsFactoryAndNotBeams() throws IOException {
-    Path compiled = Path.of("target", "classes", OPTIONS_PACKAGE);
-    List<String> copied;
-    try (Stream<Path> files = Files.list(compiled)) {
-      copied =
-          files
-              .map(file -> file.getFileName().toString())
-              .filter(ShadedJarIT::isPipelineOptionsFactory)
-              .sorted()
-              .toList();
-    }
-    assertThat(copied.size(), greaterThan(1));
-    Map<String, byte[]> inJar = new TreeMap<>();
-    try (ZipFile jar = new ZipFile(Path.of("target", "tidemark.jar").toFile())) {
-      for (ZipEntry entry : jar.stream().toList()) {
-        String name = entry.getName();
-        if (name.startsWith(OPTIONS_PACKAGE)
-            && isPipelineOptionsFactory(name.substring(OPTIONS_PACKAGE.length()))) {
-          try (InputStream bytes = jar.getInputStream(entry)) {
-            inJar.put(name.substring(OPTIONS_PACKAGE.length()), bytes.readAllBytes());
-          }
-        }
+  void noSourceOfTheBuildIsInAnotherProjectsPackage() throws IOException {
+    for (String module : MODULES) {
+      Path sources = REPOSITORY.resolve(module).resolve("src");
+      try (Stream<Path> files = Files.walk(sources)) {
+        List<String> foreign =
+            files
+                .map(file -> REPOSITORY.relativize(file).toString().replace('\\', '/'))
+                .filter(path -> !path.contains("/dev/tidemark/") && path.contains("/java/"))
+                .filter(path -> path.endsWith(".java"))
+                .toList();
+        assertThat("sources outside dev.tidemark in " + module, foreign, empty());
       }
-    }
-    assertThat(List.copyOf(inJar.keySet()), equalTo(copied));
-    for (String classFile : copied) {
-      assertThat(
-          classFile + " is not tidemark's",
-          Arrays.equals(inJar.get(classFile), Files.readAllBytes(compiled.resolve(classFile))),
-          equalTo(true));
     }
   }
 
-  private static boolean isPipelineOptionsFactory(String classFile) {
-    return classFile.equals("PipelineOptionsFactory.class")
-        || (classFile.startsWith("PipelineOptionsFactory$") && classFile.endsWith(".class"));
+  @Test
+  void tidemarksOwnJarsCarryOnlyTidemarksClasses() throws IOException {
+    for (String module : List.of("transforms", "pipelines")) {
+      Path target = REPOSITORY.resolve(module).resolve("target");
+      try (Stream<Path> jars = Files.list(target)) {
+        List<Path> thinJars =
+            jars.filter(jar -> jar.getFileName().toString().startsWith("tidemark-"))
+                .filter(jar -> jar.getFileName().toString().endsWith(".jar"))
+                .toList();
+        assertThat("no jar built in " + target, thinJars.isEmpty(), equalTo(false));
+        for (Path jar : thinJars) {
+          assertThat("classes of another package in " + jar, classesOutsideTidemark(jar), empty());
+        }
+      }
+    }
+  }
+
+  /**
+   * Beam's {@code PipelineOptionsFactory} in the shaded jar is the very class file of Beam's core
+   * jar: a shaded jar that put a class of its own in its place would fail here.
+   */
+  @Test
+  void theShadedJarCarriesBeamsClassesAsBeamBuiltThem() throws IOException {
+    String entry = PipelineOptionsFactory.class.getName().replace('.', '/') + ".class";
+    byte[] beams;
+    try (InputStream bytes = PipelineOptionsFactory.class.getResourceAsStream("/" + entry)) {
+      beams = bytes.readAllBytes();
+    }
+    try (ZipFile jar = new ZipFile(Path.of("target", "tidemark.jar").toFile())) {
+      ZipEntry shaded = jar.getEntry(entry);
+      try (InputStream bytes = jar.getInputStream(shaded)) {
+        assertThat(Arrays.equals(bytes.readAllBytes(), beams), equalTo(true));
+      }
+    }
+  }
+
+  private static List<String> classesOutsideTidemark(Path jar) throws IOException {
+    try (ZipFile zip = new ZipFile(jar.toFile())) {
+      return zip.stream()
+          .map(ZipEntry::getName)
+          .filter(name -> name.endsWith(".class"))
+          .filter(name -> !name.startsWith("dev/tidemark/"))
+          .toList();
+    }
   }
 }
