@@ -69,11 +69,18 @@ public final class CountPipeline {
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
   public static Pipeline build(Options options) {
     PerWindowCounts.Settings settings = settings(options);
-    ExplainRecording.writeReportIfAsked(options, settings);
-    RunnerSettings.prepare(options, settings.source().startsFromImpulse());
+    RunnerSettings.apply(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(pipeline, settings, json(options.getSumField() != null));
     return pipeline;
+  }
+
+  /**
+   * With {@code --report}, writes the recording's timeline as a page ({@link ExplainRecording});
+   * the command line calls it before the run, never while the pipeline is built.
+   */
+  public static void writeReportIfAsked(Options options) {
+    ExplainRecording.writeReportIfAsked(options, settings(options));
   }
 
   /** The options as typed values, each parsed once. */

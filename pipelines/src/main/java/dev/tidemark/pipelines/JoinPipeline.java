@@ -81,7 +81,7 @@ public final class JoinPipeline {
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
   public static Pipeline build(Options options) {
     Settings settings = settings(options);
-    RunnerSettings.prepare(
+    RunnerSettings.apply(
         options, settings.orders().startsFromImpulse() || settings.coupons().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
     assemble(pipeline, settings);

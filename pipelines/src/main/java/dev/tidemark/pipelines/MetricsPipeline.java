@@ -64,11 +64,18 @@ public final class MetricsPipeline {
   public static Pipeline build(Options options) {
     ZoneId timeZone = timeZone(options.getTimeZone());
     PerWindowCounts.Settings settings = settings(options);
-    ExplainRecording.writeReportIfAsked(options, settings);
-    RunnerSettings.prepare(options, settings.source().startsFromImpulse());
+    RunnerSettings.apply(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(pipeline, settings, result -> json(result, timeZone));
     return pipeline;
+  }
+
+  /**
+   * With {@code --report}, writes the recording's timeline as a page ({@link ExplainRecording});
+   * the command line calls it before the run, never while the pipeline is built.
+   */
+  public static void writeReportIfAsked(Options options) {
+    ExplainRecording.writeReportIfAsked(options, settings(options));
   }
 
   /** The options as typed values, each parsed once. */

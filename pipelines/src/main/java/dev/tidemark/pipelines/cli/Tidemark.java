@@ -5,14 +5,16 @@ import dev.tidemark.pipelines.ExplainRecording;
 import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
-import dev.tidemark.pipelines.config.EmbeddedCluster;
-import dev.tidemark.pipelines.config.EmbeddedFlink;
 import dev.tidemark.pipelines.config.TidemarkOptions;
+import dev.tidemark.pipelines.runner.EmbeddedFlink;
+import dev.tidemark.pipelines.runner.PipelineRun;
+import dev.tidemark.pipelines.runner.RunPreparation;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
@@ -35,22 +37,28 @@ public final class Tidemark {
   private static final Map<String, Command<?>> PIPELINES =
       Map.of(
           "count",
-          Command.pipeline(CountPipeline.Options.class, CountPipeline::build),
+          Command.pipeline(
+              CountPipeline.Options.class, CountPipeline::build, CountPipeline::writeReportIfAsked),
           "metrics",
-          Command.pipeline(MetricsPipeline.Options.class, MetricsPipeline::build),
+          Command.pipeline(
+              MetricsPipeline.Options.class,
+              MetricsPipeline::build,
+              MetricsPipeline::writeReportIfAsked),
           "join",
-          Command.pipeline(JoinPipeline.Options.class, JoinPipeline::build),
+          Command.pipeline(JoinPipeline.Options.class, JoinPipeline::build, options -> {}),
           "explain",
           Command.other(
               ExplainRecording.Options.class,
-              (options, out, err) -> ExplainRecording.run(options, out)),
+              (options, args, out, err) -> ExplainRecording.run(options, out)),
           "startup-archive",
-          Command.other(StartupArchive.Options.class, StartupArchive::run));
+          Command.other(
+              StartupArchive.Options.class,
+              (options, args, out, err) -> StartupArchive.run(options, out, err)));
 
   private Tidemark() {}
 
   /** Exit code for a run that failed: the job failed, or could not be submitted. */
-  public static final int FAILED = 1;
+  public static final int FAILED = PipelineRun.FAILED;
 
   public static void main(String[] args) {
     int exitCode;
@@ -132,11 +140,22 @@ public final class Tidemark {
       this.runsPipeline = runsPipeline;
     }
 
-    /** A pipeline: built, run to its end, summed up on stderr ({@link PipelineRun}). */
+    /**
+     * A pipeline: built, then what it needs outside itself is checked and prepared ({@link
+     * RunPreparation}) and its report written if asked, then run to its end and summed up on stderr
+     * ({@link PipelineRun}).
+     */
     static <T extends PipelineOptions> Command<T> pipeline(
-        Class<T> options, Function<T, Pipeline> build) {
+        Class<T> options, Function<T, Pipeline> build, Consumer<T> report) {
       return new Command<>(
-          options, (parsed, out, err) -> PipelineRun.run(build.apply(parsed), err), true);
+          options,
+          (parsed, args, out, err) -> {
+            Pipeline pipeline = build.apply(parsed);
+            RunPreparation.prepare(parsed.as(TidemarkOptions.class), Arrays.asList(args));
+            report.accept(parsed);
+            return PipelineRun.run(pipeline, err);
+          },
+          true);
     }
 
     /** A command that runs no pipeline of its own on Flink. */
@@ -151,22 +170,13 @@ public final class Tidemark {
 
     int run(String[] args, PrintStream out, PrintStream err) {
       ArgumentChecks.check(args, options);
-      T parsed = null;
-      // Closed before the run's directory, which the cluster writes in, is deleted; none (null)
-      // for a command that runs no pipeline on Flink.
-      try (EmbeddedCluster cluster = runsPipeline ? EarlyStart.cluster(args) : null) {
-        try {
-          parsed = parse(args);
-          parsed.as(TidemarkOptions.class).setEmbeddedCluster(cluster);
-          return action.run(parsed, out, err);
-        } catch (IllegalArgumentException | ConfigurationException e) {
-          // Said before a cluster started early for the run is stopped, which takes a moment.
-          return badConfiguration(e.getMessage(), err);
-        }
+      T parsed = parse(args);
+      try {
+        return action.run(parsed, args, out, err);
+      } catch (IllegalArgumentException e) {
+        return badConfiguration(e.getMessage(), err);
       } finally {
-        if (parsed != null) {
-          EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));
-        }
+        EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));
       }
     }
 
@@ -182,6 +192,6 @@ public final class Tidemark {
   /** What a command does with its parsed options; returns the exit code. */
   @FunctionalInterface
   private interface Action<T> {
-    int run(T options, PrintStream out, PrintStream err);
+    int run(T options, String[] args, PrintStream out, PrintStream err);
   }
 }

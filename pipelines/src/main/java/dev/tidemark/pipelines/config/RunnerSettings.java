@@ -12,14 +12,11 @@ public final class RunnerSettings {
    * {@code ReadSocketLines}), and otherwise lets finished sources shut down, so that a replay ends
    * the job even with checkpointing on (Flink's default then keeps them forever), and does not copy
    * elements between chained operators, while a checkpoint still copies the state it snapshots (so
-   * {@code --fasterCopy}, which saves both, is refused); and checks that a cluster answers at
-   * {@code --flinkMaster} ({@code [local]} and the other bracketed values are embedded); an
-   * embedded run listens on the loopback interface only and leaves no files behind ({@link
-   * EmbeddedFlink}), and starts its cluster now if the command line gave it one, or takes the one
-   * the command line started early if it is the run's ({@link EmbeddedCluster}). On the
-   * DirectRunner, uses {@code --parallelism} as its target.
+   * {@code --fasterCopy}, which saves both, is refused). On the DirectRunner, uses {@code
+   * --parallelism} as its target. Only sets options: what a run needs outside itself is prepared by
+   * the command line ({@code runner.RunPreparation}).
    */
-  public static void prepare(TidemarkOptions options, boolean sourceStartsFromImpulse) {
+  public static void apply(TidemarkOptions options, boolean sourceStartsFromImpulse) {
     options.setStreaming(true);
     if (options.getRunner() == FlinkRunner.class) {
       if (Boolean.TRUE.equals(options.getFasterCopy())) {
@@ -27,18 +24,6 @@ public final class RunnerSettings {
             "--fasterCopy: it lets a checkpoint take in records that came after its barrier, so"
                 + " a restore counts them twice; leave it out: tidemark already passes elements"
                 + " between operators without copying them");
-      }
-      String master = options.getFlinkMaster();
-      if (master != null && !master.startsWith("[")) {
-        FlinkMasterCheck.requireCluster(master);
-      }
-      EmbeddedCluster cluster = options.getEmbeddedCluster();
-      if (cluster == null || !cluster.adopts(options)) {
-        EmbeddedFlink.configure(options);
-        if ("[local]".equals(master) && cluster != null) {
-          // Every option is checked by now: the cluster starts while the pipeline is built.
-          cluster.start(options);
-        }
       }
       options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
       // Without it Flink copies every element (encode, decode) between chained operators: S5's

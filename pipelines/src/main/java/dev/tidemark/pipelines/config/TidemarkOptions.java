@@ -1,11 +1,9 @@
 package dev.tidemark.pipelines.config;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.Hidden;
 
 /**
  * The options every tidemark pipeline takes. Sinks are URIs; durations accept {@code 500ms}, {@code
@@ -65,15 +63,4 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   Integer getWebUi();
 
   void setWebUi(Integer value);
-
-  /**
-   * The cluster the command line starts for an embedded run while it builds the pipeline ({@link
-   * EmbeddedCluster}); unset, a run goes as Beam's FlinkRunner runs it. Set in code, never on the
-   * command line, and not sent with the job.
-   */
-  @JsonIgnore
-  @Hidden
-  EmbeddedCluster getEmbeddedCluster();
-
-  void setEmbeddedCluster(EmbeddedCluster value);
 }

@@ -3,14 +3,14 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.pipelines.config.ConfigurationException;
 
 /** {@code kafka://HOST:PORT/TOPIC}, parsed: the same form for sources and sinks. */
-record KafkaAddress(String bootstrapServers, String topic) {
+public record KafkaAddress(String bootstrapServers, String topic) {
 
   /**
    * Parses {@code uri}, the value of {@code --option}.
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
-  static KafkaAddress parse(String option, String uri) {
+  public static KafkaAddress parse(String option, String uri) {
     String rest = uri.substring("kafka://".length());
     int slash = rest.indexOf('/');
     if (slash < 0 || slash == rest.length() - 1) {

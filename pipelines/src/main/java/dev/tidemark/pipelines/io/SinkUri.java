@@ -45,7 +45,6 @@ public final class SinkUri {
     }
     if (value.startsWith("kafka://")) {
       KafkaAddress address = KafkaAddress.parse(option, value);
-      KafkaPreflight.requireTopic(option, address);
       return new KafkaSink(address.bootstrapServers(), address.topic());
     }
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a sink; " + FORMS);

@@ -47,7 +47,6 @@ public final class SourceUri {
     }
     if (value.startsWith("kafka://")) {
       KafkaAddress address = KafkaAddress.parse(option, value);
-      KafkaPreflight.requireTopic(option, address);
       return new KafkaSource(address.bootstrapServers(), address.topic());
     }
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a source; " + FORMS);

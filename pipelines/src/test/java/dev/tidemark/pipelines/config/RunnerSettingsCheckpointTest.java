@@ -64,7 +64,7 @@ class RunnerSettingsCheckpointTest {
   @Test
   void aCheckpointHoldsTheCountAsOfItsBarrier() throws Exception {
     TidemarkOptions options = flinkOptions();
-    RunnerSettings.prepare(options, false);
+    RunnerSettings.apply(options, false);
 
     assertThat(restoredWithARecordAddedDuringTheSnapshot(options, COUNT), equalTo(2L));
   }

@@ -1,7 +1,5 @@
-package dev.tidemark.pipelines.cli;
+package dev.tidemark.pipelines.runner;
 
-import dev.tidemark.pipelines.config.EmbeddedCluster;
-import dev.tidemark.pipelines.config.EmbeddedFlink;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -36,9 +34,12 @@ import org.slf4j.LoggerFactory;
  *       second or two old.
  * </ul>
  */
-final class PipelineRun {
+public final class PipelineRun {
 
   private static final Logger LOG = LoggerFactory.getLogger(PipelineRun.class);
+
+  /** What {@link #run} returns for a run that failed: the job failed, or could not be submitted. */
+  public static final int FAILED = 1;
 
   /**
    * What {@link #run} returns for a run stopped by a signal, as shells report SIGINT; the JVM,
@@ -62,7 +63,7 @@ final class PipelineRun {
   }
 
   /** Runs {@code pipeline} to its end; returns the exit code. */
-  static int run(Pipeline pipeline, PrintStream err) {
+  public static int run(Pipeline pipeline, PrintStream err) {
     TidemarkOptions options = pipeline.getOptions().as(TidemarkOptions.class);
     PipelineRun run = new PipelineRun(options, err);
     return options.getRunner() == DirectRunner.class
@@ -101,7 +102,7 @@ final class PipelineRun {
       return STOPPED;
     }
     err.println(RunSummary.of(result));
-    return state == PipelineResult.State.DONE ? 0 : Tidemark.FAILED;
+    return state == PipelineResult.State.DONE ? 0 : FAILED;
   }
 
   /** The shutdown hook on the DirectRunner: cancel, then the summary of what it processed. */
@@ -123,13 +124,12 @@ final class PipelineRun {
       watcher.start();
     }
     try {
-      EmbeddedCluster cluster = options.getEmbeddedCluster();
-      PipelineResult result = cluster == null ? pipeline.run() : cluster.run(pipeline);
+      PipelineResult result = pipeline.run();
       PipelineResult.State state = result.waitUntilFinish();
       if (summarized.compareAndSet(false, true)) {
         err.println(RunSummary.of(result));
       }
-      return state == PipelineResult.State.DONE ? 0 : Tidemark.FAILED;
+      return state == PipelineResult.State.DONE ? 0 : FAILED;
     } catch (RuntimeException e) {
       Map<String, Long> counters = drained.get();
       if (counters != null && summarized.compareAndSet(false, true)) {

@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines.cli;
+package dev.tidemark.pipelines.runner;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;

@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines.cli;
+package dev.tidemark.pipelines.runner;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
-package dev.tidemark.pipelines.config;
+package dev.tidemark.pipelines.runner;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;

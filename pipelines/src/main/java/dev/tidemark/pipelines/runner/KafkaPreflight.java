@@ -1,6 +1,7 @@
-package dev.tidemark.pipelines.io;
+package dev.tidemark.pipelines.runner;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.io.KafkaAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

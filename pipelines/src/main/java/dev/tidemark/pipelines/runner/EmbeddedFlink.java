@@ -1,5 +1,7 @@
-package dev.tidemark.pipelines.config;
+package dev.tidemark.pipelines.runner;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -15,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.RestOptions;
 
 /**
  * The configuration of an embedded Flink run ({@code --flinkMaster=[local]}) when the user gives
@@ -37,10 +41,11 @@ public final class EmbeddedFlink {
 
   /**
    * Gives an embedded run without a configuration of its own the loopback-only one, with Flink's
-   * Web UI and REST API on {@code --webUi}'s port if given. Otherwise Flink binds a free port
-   * itself ({@code rest.port: 0}), which the started cluster reports ({@link #restAddress}: the
-   * command line stops the job through it): a port chosen here and bound by Flink seconds later
-   * could be taken in between by another bind to port 0, Flink's own BLOB server's among them.
+   * Web UI and REST API on {@code --webUi}'s port if given, and otherwise on a port that was free a
+   * moment before: the command line stops a job and reads its counters through that API ({@link
+   * #restAddress}). Beam's FlinkRunner starts the cluster itself and does not say where its REST
+   * API listens, so the port is chosen here; another process that binds the same port in the second
+   * before Flink does makes the run fail as it starts, with Flink's "Address already in use".
    */
   static void configure(TidemarkOptions options) {
     if (!"[local]".equals(options.getFlinkMaster())) {
@@ -62,16 +67,16 @@ public final class EmbeddedFlink {
       throw new ConfigurationException(
           "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
-    int restPort = webUi == null ? 0 : requireFree(webUi);
+    int restPort = webUi == null ? freePort() : requireFree(webUi);
     options.setFlinkConfDir(runDirectory(restPort).toString());
   }
 
   /**
    * A new run directory: the loopback-only {@code flink-conf.yaml} with the REST API on {@code
-   * restPort} (0: a free port Flink binds itself), and the directory Flink writes its files in.
-   * Deleted by {@link #cleanUp}, or when the JVM exits.
+   * restPort}, and the directory Flink writes its files in. Deleted by {@link #cleanUp}, or when
+   * the JVM exits.
    */
-  static Path runDirectory(int restPort) {
+  private static Path runDirectory(int restPort) {
     try {
       if (CLEAN_UP_ON_EXIT.compareAndSet(false, true)) {
         Runtime.getRuntime()
@@ -105,17 +110,21 @@ public final class EmbeddedFlink {
   }
 
   /**
-   * Where the run's Flink REST API answers: the cluster's ({@code --flinkMaster}), or that of the
-   * embedded cluster the command line started, once it is up ({@link EmbeddedCluster}); empty
-   * otherwise.
+   * Where the run's Flink REST API answers: the cluster's ({@code --flinkMaster}), or for an
+   * embedded run the {@code rest.port} of its configuration ({@link #configure}, or the user's
+   * {@code --flinkConfDir}); empty when that port is not known in advance.
    */
   public static Optional<String> restAddress(TidemarkOptions options) {
     String master = options.getFlinkMaster();
     if (master != null && !master.startsWith("[")) {
       return Optional.of(master);
     }
-    EmbeddedCluster cluster = options.getEmbeddedCluster();
-    return cluster == null ? Optional.empty() : cluster.restAddress();
+    String confDir = options.getFlinkConfDir();
+    if (confDir == null) {
+      return Optional.empty();
+    }
+    int port = GlobalConfiguration.loadConfiguration(confDir).get(RestOptions.PORT);
+    return port > 0 ? Optional.of("127.0.0.1:" + port) : Optional.empty();
   }
 
   /** Deletes the run's directory, if {@link #configure} made one; at the end of a run. */
@@ -127,7 +136,7 @@ public final class EmbeddedFlink {
   }
 
   /** Deletes {@code directory} if it is a {@link #runDirectory}; a user's is left alone. */
-  static void cleanUp(Path directory) {
+  private static void cleanUp(Path directory) {
     if (RUN_DIRECTORIES.remove(directory)) {
       deleteQuietly(directory);
     }
@@ -143,6 +152,14 @@ public final class EmbeddedFlink {
     } catch (IOException e) {
       throw new ConfigurationException(
           "--webUi: 127.0.0.1:" + webUi + " is in use; choose another port, or leave --webUi out");
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("finding a free port for the embedded Flink's REST API", e);
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.tidemark.pipelines.cli;
+package dev.tidemark.pipelines.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

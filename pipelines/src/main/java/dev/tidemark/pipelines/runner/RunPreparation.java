@@ -1,0 +1,44 @@
+package dev.tidemark.pipelines.runner;
+
+import dev.tidemark.pipelines.config.TidemarkOptions;
+import dev.tidemark.pipelines.io.KafkaAddress;
+import java.util.List;
+import org.apache.beam.runners.flink.FlinkRunner;
+
+/**
+ * What a run needs outside its pipeline, checked or made by the command line once the pipeline is
+ * built and before it runs: a Kafka broker and topic at every {@code kafka://} address, a running
+ * JobManager at {@code --flinkMaster}, and for an embedded run its loopback-only configuration and
+ * run directory ({@link EmbeddedFlink}). Building a pipeline does none of this, so a test builds
+ * one without a network or a disk.
+ */
+public final class RunPreparation {
+
+  private static final String KAFKA = "kafka://";
+
+  private RunPreparation() {}
+
+  /**
+   * Checks every address the command line names and prepares the runner.
+   *
+   * @param args the command line's options, {@code --name=value}
+   * @throws dev.tidemark.pipelines.config.ConfigurationException with one line naming the option
+   *     and what to check
+   */
+  public static void prepare(TidemarkOptions options, List<String> args) {
+    for (String arg : args) {
+      int equals = arg.indexOf('=');
+      if (arg.startsWith("--") && equals > 0 && arg.startsWith(KAFKA, equals + 1)) {
+        String option = arg.substring(2, equals);
+        KafkaPreflight.requireTopic(option, KafkaAddress.parse(option, arg.substring(equals + 1)));
+      }
+    }
+    if (options.getRunner() == FlinkRunner.class) {
+      String master = options.getFlinkMaster();
+      if (master != null && !master.startsWith("[")) {
+        FlinkMasterCheck.requireCluster(master);
+      }
+      EmbeddedFlink.configure(options);
+    }
+  }
+}
