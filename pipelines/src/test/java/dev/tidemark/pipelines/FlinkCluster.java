@@ -1,5 +1,7 @@
 package dev.tidemark.pipelines;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.stack.FlinkNodes;
 import dev.tidemark.transforms.testing.ChildJvms;
 import dev.tidemark.transforms.testing.LineServer;
@@ -13,38 +15,40 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A real Flink 1.19 standalone session cluster, configured as the stack's ({@link FlinkNodes}): one
  * JobManager and TaskManagers with 2 slots each, each in its own JVM started from the test
  * classpath on free loopback ports ({@link ChildJvms}; Flink's own distribution is not served here,
- * the runner's jars are enough). {@link #close()} stops them all.
+ * the runner's jars are enough). {@link #close()} stops them all. Tests share one through {@link
+ * SharedFlinkCluster}, which leaves it as it found it after each test.
  */
 final class FlinkCluster implements AutoCloseable {
 
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ChildJvms jvms;
   private final int restPort;
 
-  /** The JobManager first, then the TaskManagers in the order they started. */
-  private final List<Process> processes = new ArrayList<>();
+  private final int taskManagers;
+  private Process jobManager;
 
-  private FlinkCluster(ChildJvms jvms, int restPort) {
+  /** The TaskManagers in the order they started, the dead among them. */
+  private final List<Process> taskManagerProcesses = new ArrayList<>();
+
+  private FlinkCluster(ChildJvms jvms, int restPort, int taskManagers) {
     this.jvms = jvms;
     this.restPort = restPort;
-  }
-
-  /** A cluster with one TaskManager. */
-  static FlinkCluster start() throws Exception {
-    return start(1);
+    this.taskManagers = taskManagers;
   }
 
   /** A cluster with {@code taskManagers} TaskManagers of 2 slots each. */
   static FlinkCluster start(int taskManagers) throws Exception {
     ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-flink-");
     int restPort = LineServer.freePort();
-    FlinkCluster cluster = new FlinkCluster(jvms, restPort);
+    FlinkCluster cluster = new FlinkCluster(jvms, restPort, taskManagers);
     try {
       // The nodes' temporary files (the job's jar, 200 MB, the RPC jar Flink unpacks, spilled
       // data) go in the cluster's directory, which close() deletes: a TaskManager that a test
@@ -56,11 +60,11 @@ final class FlinkCluster implements AutoCloseable {
               + "io.tmp.dirs: "
               + temporary
               + "\n");
-      cluster.launch(FlinkNodes.JOB_MANAGER, "jobmanager");
+      cluster.jobManager = cluster.launch(FlinkNodes.JOB_MANAGER, "jobmanager");
       for (int i = 0; i < taskManagers; i++) {
         cluster.startTaskManager();
       }
-      cluster.awaitTaskManagers(taskManagers);
+      cluster.awaitIdle();
     } catch (Exception e) {
       cluster.close();
       throw e;
@@ -95,23 +99,49 @@ final class FlinkCluster implements AutoCloseable {
   }
 
   /**
-   * Every failure of the cluster's first job so far, as Flink's REST API lists them (each restart
+   * Every failure of the cluster's latest job so far, as Flink's REST API lists them (each restart
    * has one): to tell a failover from a wrong result when a test fails.
    */
   String failures() throws IOException, InterruptedException {
-    return ofTheFirstJob("/exceptions?maxExceptions=10", "no job");
+    return ofTheLatestJob("/exceptions?maxExceptions=10", "no job");
   }
 
-  /** The checkpoint statistics of the cluster's first job, as Flink's REST API gives them. */
+  /** The checkpoint statistics of the cluster's latest job, as Flink's REST API gives them. */
   String checkpoints() throws IOException, InterruptedException {
-    return ofTheFirstJob("/checkpoints", "{}");
+    return ofTheLatestJob("/checkpoints", "{}");
   }
 
-  /** The REST API's answer about the cluster's first job, or {@code noJob} before there is one. */
-  private String ofTheFirstJob(String resource, String noJob)
+  /** The state of the job submitted last, e.g. {@code RUNNING} or {@code FINISHED}. */
+  String latestJobState() throws IOException, InterruptedException {
+    return latestJob().map(job -> job.path("state").asText()).orElse("no job");
+  }
+
+  /** Waits until the job submitted last is in {@code state}, e.g. {@code RUNNING}. */
+  void awaitLatestJob(String state) throws Exception {
+    long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+    while (!latestJobState().equals(state)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the latest job is " + latestJobState() + ", not " + state);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** The REST API's answer about the cluster's latest job, or {@code noJob} before there is one. */
+  private String ofTheLatestJob(String resource, String noJob)
       throws IOException, InterruptedException {
-    List<String> jobs = jobIds();
-    return jobs.isEmpty() ? noJob : rest("/jobs/" + jobs.get(0) + resource);
+    Optional<JsonNode> job = latestJob();
+    return job.isEmpty() ? noJob : rest("/jobs/" + job.get().path("jid").asText() + resource);
+  }
+
+  private Optional<JsonNode> latestJob() throws IOException, InterruptedException {
+    JsonNode latest = null;
+    for (JsonNode job : JSON.readTree(rest("/jobs/overview")).path("jobs")) {
+      if (latest == null || job.path("start-time").asLong() > latest.path("start-time").asLong()) {
+        latest = job;
+      }
+    }
+    return Optional.ofNullable(latest);
   }
 
   /** Cancels every job the cluster runs, as a user does in the Web UI. */
@@ -143,30 +173,51 @@ final class FlinkCluster implements AutoCloseable {
     jvms.close();
   }
 
-  private void launch(String mainClass, String log) throws IOException {
-    processes.add(jvms.start(log, mainClass, "--configDir", jvms.directory().toString()));
+  private Process launch(String mainClass, String log) throws IOException {
+    return jvms.start(log, mainClass, "--configDir", jvms.directory().toString());
   }
 
-  /** Kills TaskManager {@code number} (from 1) at once, as a crashed machine would go. */
-  void killTaskManager(int number) {
-    processes.get(number).destroyForcibly();
+  /**
+   * Kills every TaskManager at once, as crashed machines go, and starts as many new ones: whatever
+   * slots a job had, its tasks are gone, and it can only go on by restoring on the new ones.
+   */
+  void replaceTaskManagers() throws IOException {
+    List<Process> alive = taskManagerProcesses.stream().filter(Process::isAlive).toList();
+    alive.forEach(Process::destroyForcibly);
+    for (int i = 0; i < alive.size(); i++) {
+      startTaskManager();
+    }
   }
 
-  /** Starts one more TaskManager, numbered after the others. */
-  void startTaskManager() throws IOException {
-    launch(FlinkNodes.TASK_MANAGER, "taskmanager" + processes.size());
+  private void startTaskManager() throws IOException {
+    taskManagerProcesses.add(
+        launch(FlinkNodes.TASK_MANAGER, "taskmanager" + (taskManagerProcesses.size() + 1)));
   }
 
-  private void awaitTaskManagers(int count) throws Exception {
+  /**
+   * Cancels every job the cluster runs and waits until it has as many TaskManagers as it started
+   * with, every slot free: as a new cluster would be for the next test.
+   */
+  void reset() throws Exception {
+    cancelJobs();
+    if (taskManagerProcesses.stream().filter(Process::isAlive).count() < taskManagers) {
+      throw new IllegalStateException("a TaskManager died:\n" + logs());
+    }
+    awaitIdle();
+  }
+
+  /** Waits until every TaskManager has registered, no dead one is left, and every slot is free. */
+  private void awaitIdle() throws Exception {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
-      for (Process process : processes) {
-        if (!process.isAlive()) {
-          throw new IllegalStateException("a Flink process exited:\n" + logs());
-        }
+      if (!jobManager.isAlive()) {
+        throw new IllegalStateException("the JobManager exited:\n" + logs());
       }
       try {
-        if (rest("/overview").contains("\"taskmanagers\":" + count)) {
+        JsonNode overview = JSON.readTree(rest("/overview"));
+        if (overview.path("taskmanagers").asInt() == taskManagers
+            && overview.path("slots-available").asInt() == 2 * taskManagers
+            && overview.path("jobs-running").asInt() == 0) {
           return;
         }
       } catch (IOException notYet) {
@@ -174,12 +225,12 @@ final class FlinkCluster implements AutoCloseable {
       }
       Thread.sleep(500);
     }
-    throw new IllegalStateException("no TaskManager registered in time:\n" + logs());
+    throw new IllegalStateException("the cluster did not become idle in time:\n" + logs());
   }
 
   private String logs() throws IOException {
     StringBuilder logs = new StringBuilder(jvms.tail("jobmanager"));
-    for (int i = 1; i < processes.size(); i++) {
+    for (int i = 1; i <= taskManagerProcesses.size(); i++) {
       logs.append("\n").append(jvms.tail("taskmanager" + i));
     }
     return logs.toString();

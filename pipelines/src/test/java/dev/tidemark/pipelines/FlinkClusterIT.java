@@ -1,7 +1,6 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
-import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --flinkMaster=HOST:PORT}, runs {@code count} on the TaskManager and gives the same results
  * as the other runners.
  */
+@ExtendWith(SharedFlinkCluster.class)
 class FlinkClusterIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,19 +29,17 @@ class FlinkClusterIT {
   @TempDir Path directory;
 
   @Test
-  void shadedJarRunsCountOnAStandaloneCluster() throws Exception {
+  void shadedJarRunsCountOnAStandaloneCluster(FlinkCluster cluster) throws Exception {
     List<String> lines = recording(1000, 3);
     Path input = directory.resolve("clicks.csv");
     Files.write(input, lines);
 
-    try (FlinkCluster cluster = FlinkCluster.start()) {
-      Process submit = submitCount(cluster, "--source=file:" + input);
-      try {
-        assertEndsWell(submit);
-        assertThat(cluster.rest("/jobs/overview"), containsString("\"state\":\"FINISHED\""));
-      } finally {
-        submit.destroyForcibly();
-      }
+    Process submit = submitCount(cluster, "--source=file:" + input);
+    try {
+      assertEndsWell(submit);
+      assertThat(cluster.latestJobState(), equalTo("FINISHED"));
+    } finally {
+      submit.destroyForcibly();
     }
 
     CsvReplayPrediction predicted = CsvReplayPrediction.of(lines, 1000, 1000, 500);
@@ -50,39 +49,34 @@ class FlinkClusterIT {
   }
 
   @Test
-  void countSurvivesTheLossOfItsTaskManager() throws Exception {
+  void countSurvivesTheLossOfItsTaskManagers(FlinkCluster cluster) throws Exception {
     List<String> lines = recording(3000, 5);
 
-    try (FlinkCluster cluster = FlinkCluster.start(1)) {
-      Process submit =
-          submitCount(
-              cluster,
-              "--source=generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,"
-                  + "seed=5,rate=150",
-              "--checkpointingInterval=500",
-              "--numberOfExecutionRetries=5",
-              "--executionRetryDelay=1000");
-      try {
-        // (1) Once results flow, the only TaskManager dies; a new one comes up.
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (Outputs.read(out()).size() < 20 && System.nanoTime() < deadline) {
-          Thread.sleep(200);
-        }
-        assertThat(Files.readString(log()), Outputs.read(out()).size() >= 20, equalTo(true));
-        cluster.killTaskManager(1);
-        cluster.startTaskManager();
-        // (2) The job restores from its last checkpoint and finishes.
-        assertEndsWell(submit);
-        JsonNode job = JSON.readTree(cluster.rest("/jobs/overview")).get("jobs").get(0);
-        JsonNode checkpoints =
-            JSON.readTree(cluster.rest("/jobs/" + job.get("jid").asText() + "/checkpoints"));
-        assertThat(
-            "the job was restored from a checkpoint: " + checkpoints,
-            checkpoints.path("latest").path("restored").has("id"),
-            equalTo(true));
-      } finally {
-        submit.destroyForcibly();
+    Process submit =
+        submitCount(
+            cluster,
+            "--source=generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,"
+                + "seed=5,rate=150",
+            "--checkpointingInterval=500",
+            "--numberOfExecutionRetries=5",
+            "--executionRetryDelay=1000");
+    try {
+      // (1) Once results flow, every TaskManager dies; new ones come up.
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+      while (Outputs.read(out()).size() < 20 && System.nanoTime() < deadline) {
+        Thread.sleep(200);
       }
+      assertThat(Files.readString(log()), Outputs.read(out()).size() >= 20, equalTo(true));
+      cluster.replaceTaskManagers();
+      // (2) The job restores from its last checkpoint and finishes.
+      assertEndsWell(submit);
+      JsonNode checkpoints = JSON.readTree(cluster.checkpoints());
+      assertThat(
+          "the job was restored from a checkpoint: " + checkpoints,
+          checkpoints.path("latest").path("restored").has("id"),
+          equalTo(true));
+    } finally {
+      submit.destroyForcibly();
     }
 
     // (3) Output written before the failure may repeat; what counts is unchanged: the latest final

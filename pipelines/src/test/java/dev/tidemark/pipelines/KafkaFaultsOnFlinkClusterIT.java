@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.testing.KafkaBroker;
+import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,10 +23,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,9 +33,16 @@ import org.junit.jupiter.api.io.TempDir;
  * TaskManagers), each job submitted from the shaded jar: S4's topic where one of ten partitions has
  * all the data; garbage in the input topic; and the broker going away for 10 s mid-stream.
  */
+@ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaFaultsOnFlinkClusterIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** How long the broker is gone in the outage test. */
+  private static final Duration OUTAGE = Duration.ofSeconds(10);
+
+  /** Records acknowledged before the outage, and again after the broker is back. */
+  private static final int RECORDS_AROUND_THE_OUTAGE = 300;
 
   private static KafkaBroker broker;
   private static FlinkCluster cluster;
@@ -43,24 +50,9 @@ class KafkaFaultsOnFlinkClusterIT {
   @TempDir Path directory;
 
   @BeforeAll
-  static void startStack() throws Exception {
-    broker = KafkaBroker.start();
-    cluster = FlinkCluster.start(2);
-  }
-
-  @AfterAll
-  static void stopStack() throws Exception {
-    try (KafkaBroker stopBroker = broker;
-        FlinkCluster stopCluster = cluster) {
-      // Both closed, even if one fails to.
-    }
-  }
-
-  @AfterEach
-  void cancelJobs() throws Exception {
-    if (cluster != null) {
-      cluster.cancelJobs();
-    }
+  static void shareStack(KafkaBroker sharedBroker, FlinkCluster sharedCluster) {
+    broker = sharedBroker;
+    cluster = sharedCluster;
   }
 
   @Test
@@ -197,24 +189,30 @@ class KafkaFaultsOnFlinkClusterIT {
     Thread sending = new Thread(producer, "live-producer");
     try {
       sending.start();
-      // (1) Records flow for a while, then the broker stops for 10 s while the producer keeps
-      // trying, then it comes back and the records flow again.
-      Thread.sleep(8_000);
+      // (1) Records flow through the running job, then the broker stops for 10 s (the outage is
+      // what the test is about) while the producer keeps trying, then it comes back and the
+      // records flow again.
+      cluster.awaitLatestJob("RUNNING");
+      awaitAcknowledged(producer, producer.acknowledged().size() + RECORDS_AROUND_THE_OUTAGE);
       int beforeTheOutage = producer.acknowledged().size();
       long stopped = System.nanoTime();
       broker.stop();
-      Thread.sleep(10_000);
+      Thread.sleep(OUTAGE.toMillis());
       broker.restart();
       int atTheRestart = producer.acknowledged().size();
       System.out.printf(
           "broker back %d s after it stopped%n",
           Duration.ofNanos(System.nanoTime() - stopped).toSeconds());
-      Thread.sleep(8_000);
+      awaitAcknowledged(producer, atTheRestart + RECORDS_AROUND_THE_OUTAGE);
       producer.stop();
       sending.join(Duration.ofMinutes(2).toMillis());
       List<String> sent = producer.acknowledged();
-      assertThat("records flowed before the outage", beforeTheOutage, greaterThan(100));
-      assertThat("and after it", sent.size(), greaterThan(atTheRestart + 100));
+      assertThat(
+          "records flowed before the outage",
+          beforeTheOutage,
+          greaterThan(RECORDS_AROUND_THE_OUTAGE - 1));
+      assertThat(
+          "and after it", sent.size(), greaterThan(atTheRestart + RECORDS_AROUND_THE_OUTAGE - 1));
 
       // (2) Every window's latest pane is the count of its records: none lost, none twice.
       Map<String, Long> expected = MetricsRows.expected(sent);
@@ -240,6 +238,18 @@ class KafkaFaultsOnFlinkClusterIT {
     } finally {
       producer.stop();
       submit.destroyForcibly();
+    }
+  }
+
+  /** Waits until {@code producer} has {@code count} records acknowledged in all. */
+  private static void awaitAcknowledged(LiveProducer producer, int count) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (producer.acknowledged().size() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "only " + producer.acknowledged().size() + " of " + count + " records acknowledged");
+      }
+      Thread.sleep(100);
     }
   }
 

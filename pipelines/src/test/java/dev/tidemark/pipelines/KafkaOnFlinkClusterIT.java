@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.testing.KafkaBroker;
+import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,9 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster (two TaskManagers), reading a real 2-partition topic at {@code --parallelism=4} (more
  * readers than partitions: two of them idle for good) and writing to a results topic. Every
  * window's latest pane, read back from the results topic, has the count the records give; and so it
- * has when the only TaskManager is killed, between two bursts of records or while they stream in,
- * and the job restores from its checkpoint.
+ * has when every TaskManager is killed, between two bursts of records or while they stream in, and
+ * the job restores from its checkpoint.
  */
+@ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaOnFlinkClusterIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,37 +50,38 @@ class KafkaOnFlinkClusterIT {
   @TempDir Path directory;
 
   @Test
-  void metricsOnTheClusterAtParallelism4CountsEveryWindow() throws Exception {
+  void metricsOnTheClusterAtParallelism4CountsEveryWindow(KafkaBroker broker, FlinkCluster cluster)
+      throws Exception {
+    String topic = "stats-p4";
     List<String> lines = MetricsRows.records(2000, 9);
     Map<String, Long> expected = MetricsRows.expected(lines);
     assertThat("several windows", expected.size(), greaterThan(20));
 
-    try (KafkaBroker broker = KafkaBroker.start();
-        FlinkCluster cluster = FlinkCluster.start(2)) {
-      broker.createTopic("stats", 2);
-      broker.createTopic("stats-per-second", 1);
-      List<List<String>> partitions = List.of(new ArrayList<>(), new ArrayList<>());
-      for (int i = 0; i < lines.size(); i++) {
-        partitions.get(i % 2).add(lines.get(i));
-      }
-      broker.send("stats", 0, partitions.get(0));
-      broker.send("stats", 1, partitions.get(1));
-      Path log = directory.resolve("submit.log");
-      Process submit = submitMetrics(broker, cluster, log, "--parallelism=4");
-      try {
-        Map<String, Long> latest =
-            MetricsRows.latest(
-                broker.bootstrapServers(), "stats-per-second", expected, Duration.ofMinutes(3));
-        assertThat(Files.readString(log), latest, equalTo(expected));
-      } finally {
-        cluster.cancelJobs();
-        submit.destroyForcibly();
-      }
+    broker.createTopic(topic, 2);
+    broker.createTopic(topic + "-per-second", 1);
+    List<List<String>> partitions = List.of(new ArrayList<>(), new ArrayList<>());
+    for (int i = 0; i < lines.size(); i++) {
+      partitions.get(i % 2).add(lines.get(i));
+    }
+    broker.send(topic, 0, partitions.get(0));
+    broker.send(topic, 1, partitions.get(1));
+    Path log = directory.resolve("submit.log");
+    Process submit = submitMetrics(topic, broker, cluster, log, "--parallelism=4");
+    try {
+      Map<String, Long> latest =
+          MetricsRows.latest(
+              broker.bootstrapServers(), topic + "-per-second", expected, Duration.ofMinutes(3));
+      assertThat(Files.readString(log), latest, equalTo(expected));
+    } finally {
+      cluster.cancelJobs();
+      submit.destroyForcibly();
     }
   }
 
   @Test
-  void metricsFromKafkaToKafkaSurvivesTheLossOfATaskManager() throws Exception {
+  void metricsFromKafkaToKafkaSurvivesTheLossOfItsTaskManagers(
+      KafkaBroker broker, FlinkCluster cluster) throws Exception {
+    String topic = "stats-tm-loss";
     // The first half's last windows close by the idle rule, as they would in production: once the
     // topic is quiet, event time is taken to move at the wall clock's pace from the last record,
     // and that watermark is what the checkpoint keeps. So the second half must come later in event
@@ -98,47 +102,44 @@ class KafkaOnFlinkClusterIT {
     lines.addAll(second);
     Map<String, Long> expected = MetricsRows.expected(lines);
 
-    try (KafkaBroker broker = KafkaBroker.start();
-        FlinkCluster cluster = FlinkCluster.start(1)) {
-      broker.createTopic("stats", 1);
-      broker.createTopic("stats-per-second", 1);
-      broker.send("stats", 0, first);
-      Path log = directory.resolve("submit-tm-loss.log");
-      long submitted = System.nanoTime();
-      Process submit = submitRestartingMetrics(broker, cluster, log, Duration.ofMillis(500));
-      try {
-        // (1) Once the first half's windows are out, the only TaskManager dies; a new one comes.
-        assertLatestPanes(
-            broker,
-            cluster,
-            log,
-            MetricsRows.expected(first),
-            "of the first half, before any fault");
-        long killed = System.nanoTime();
-        System.out.printf(
-            "the first half's windows were out %d s after the submit; killing the TaskManager%n",
-            Duration.ofNanos(killed - submitted).toSeconds());
-        cluster.killTaskManager(1);
-        cluster.startTaskManager();
-        // (2) The second half arrives while the job restores from its last checkpoint.
-        broker.send("stats", 0, second);
-        // (3) Panes written before the failure may repeat; the latest pane of every window is
-        // the count of its records: nothing lost, nothing counted twice.
-        assertLatestPanes(broker, cluster, log, expected, "after the restore");
-        System.out.printf(
-            "every window's latest pane right %d s after the TaskManager was killed%n",
-            Duration.ofNanos(System.nanoTime() - killed).toSeconds());
-        // (4) And the job came back from a checkpoint, with the Kafka offsets it had read.
-        assertRestoredFromACheckpoint(cluster);
-      } finally {
-        cluster.cancelJobs();
-        submit.destroyForcibly();
-      }
+    broker.createTopic(topic, 1);
+    broker.createTopic(topic + "-per-second", 1);
+    broker.send(topic, 0, first);
+    Path log = directory.resolve("submit-tm-loss.log");
+    long submitted = System.nanoTime();
+    Process submit = submitRestartingMetrics(topic, broker, cluster, log, Duration.ofMillis(500));
+    try {
+      // (1) Once the first half's windows are out, every TaskManager dies; new ones come.
+      assertLatestPanes(
+          topic,
+          broker,
+          cluster,
+          log,
+          MetricsRows.expected(first),
+          "of the first half, before any fault");
+      long killed = System.nanoTime();
+      System.out.printf(
+          "the first half's windows were out %d s after the submit; killing the TaskManagers%n",
+          Duration.ofNanos(killed - submitted).toSeconds());
+      cluster.replaceTaskManagers();
+      // (2) The second half arrives while the job restores from its last checkpoint.
+      broker.send(topic, 0, second);
+      // (3) Panes written before the failure may repeat; the latest pane of every window is
+      // the count of its records: nothing lost, nothing counted twice.
+      assertLatestPanes(topic, broker, cluster, log, expected, "after the restore");
+      System.out.printf(
+          "every window's latest pane right %d s after the TaskManagers were killed%n",
+          Duration.ofNanos(System.nanoTime() - killed).toSeconds());
+      // (4) And the job came back from a checkpoint, with the Kafka offsets it had read.
+      assertRestoredFromACheckpoint(cluster);
+    } finally {
+      cluster.cancelJobs();
+      submit.destroyForcibly();
     }
   }
 
   /**
-   * The fault at a busier moment than in the test above: the only TaskManager dies while records
+   * The fault at a busier moment than in the test above: every TaskManager dies while records
    * stream in, with windows half counted, panes in flight and a checkpoint every 100 ms. The
    * restored job counts every record once: as of the checkpoint's barrier in its state, after it
    * read again from Kafka. (A checkpoint that takes in a record from after its barrier, as Beam's
@@ -146,54 +147,52 @@ class KafkaOnFlinkClusterIT {
    * task changes that count; {@code RunnerSettingsCheckpointTest} shows it every time.)
    */
   @Test
-  void metricsStayExactWhenTheTaskManagerDiesWhileRecordsStreamIn() throws Exception {
+  void metricsStayExactWhenTheTaskManagersDieWhileRecordsStreamIn(
+      KafkaBroker broker, FlinkCluster cluster) throws Exception {
+    String topic = "stats-streaming";
     List<String> lines = MetricsRows.records(6000, 14);
     Map<String, Long> expected = MetricsRows.expected(lines);
 
-    try (KafkaBroker broker = KafkaBroker.start();
-        FlinkCluster cluster = FlinkCluster.start(1)) {
-      broker.createTopic("stats", 1);
-      broker.createTopic("stats-per-second", 1);
-      // A steady stream from before the job starts until after it has restored: the topic is
-      // never quiet for --idleTimeout while the job runs, so the watermark follows the records'
-      // own event time throughout. After a pause it would move on at the wall clock's pace, and
-      // the records after the pause would be late, rightly (see the test above).
-      ExecutorService sender = Executors.newSingleThreadExecutor();
-      AtomicInteger batchesSent = new AtomicInteger();
-      Future<?> sent =
-          sender.submit(
-              () -> {
-                for (int from = 0; from < lines.size(); from += BATCH) {
-                  broker.send("stats", 0, lines.subList(from, from + BATCH));
-                  batchesSent.incrementAndGet();
-                  Thread.sleep(BETWEEN_BATCHES.toMillis());
-                }
-                return null;
-              });
-      Path log = directory.resolve("submit-streaming.log");
-      Process submit = submitRestartingMetrics(broker, cluster, log, Duration.ofMillis(100));
-      try {
-        awaitCompletedCheckpoints(cluster, 5);
-        int batchesBeforeTheKill = batchesSent.get();
-        int checkpointsBeforeTheKill = completedCheckpoints(cluster);
-        cluster.killTaskManager(1);
-        cluster.startTaskManager();
-        sent.get(3, TimeUnit.MINUTES);
-        System.out.printf(
-            "killed the TaskManager after %d checkpoints, with %d of %d batches sent%n",
-            checkpointsBeforeTheKill, batchesBeforeTheKill, lines.size() / BATCH);
-        assertThat(
-            "the TaskManager died while records streamed in",
-            batchesBeforeTheKill < lines.size() / BATCH,
-            equalTo(true));
+    broker.createTopic(topic, 1);
+    broker.createTopic(topic + "-per-second", 1);
+    // A steady stream from before the job starts until after it has restored: the topic is
+    // never quiet for --idleTimeout while the job runs, so the watermark follows the records'
+    // own event time throughout. After a pause it would move on at the wall clock's pace, and
+    // the records after the pause would be late, rightly (see the test above).
+    ExecutorService sender = Executors.newSingleThreadExecutor();
+    AtomicInteger batchesSent = new AtomicInteger();
+    Future<?> sent =
+        sender.submit(
+            () -> {
+              for (int from = 0; from < lines.size(); from += BATCH) {
+                broker.send(topic, 0, lines.subList(from, from + BATCH));
+                batchesSent.incrementAndGet();
+                Thread.sleep(BETWEEN_BATCHES.toMillis());
+              }
+              return null;
+            });
+    Path log = directory.resolve("submit-streaming.log");
+    Process submit = submitRestartingMetrics(topic, broker, cluster, log, Duration.ofMillis(100));
+    try {
+      awaitCompletedCheckpoints(cluster, 5);
+      int batchesBeforeTheKill = batchesSent.get();
+      int checkpointsBeforeTheKill = completedCheckpoints(cluster);
+      cluster.replaceTaskManagers();
+      sent.get(3, TimeUnit.MINUTES);
+      System.out.printf(
+          "killed the TaskManagers after %d checkpoints, with %d of %d batches sent%n",
+          checkpointsBeforeTheKill, batchesBeforeTheKill, lines.size() / BATCH);
+      assertThat(
+          "the TaskManagers died while records streamed in",
+          batchesBeforeTheKill < lines.size() / BATCH,
+          equalTo(true));
 
-        assertLatestPanes(broker, cluster, log, expected, "after the restore");
-        assertRestoredFromACheckpoint(cluster);
-      } finally {
-        cluster.cancelJobs();
-        submit.destroyForcibly();
-        sender.shutdownNow();
-      }
+      assertLatestPanes(topic, broker, cluster, log, expected, "after the restore");
+      assertRestoredFromACheckpoint(cluster);
+    } finally {
+      cluster.cancelJobs();
+      submit.destroyForcibly();
+      sender.shutdownNow();
     }
   }
 
@@ -202,6 +201,7 @@ class KafkaOnFlinkClusterIT {
    * the message says which {@code windows}, with the job's failures and the submit's output.
    */
   private static void assertLatestPanes(
+      String topic,
       KafkaBroker broker,
       FlinkCluster cluster,
       Path log,
@@ -210,7 +210,7 @@ class KafkaOnFlinkClusterIT {
       throws Exception {
     Map<String, Long> latest =
         MetricsRows.latest(
-            broker.bootstrapServers(), "stats-per-second", expected, Duration.ofMinutes(2));
+            broker.bootstrapServers(), topic + "-per-second", expected, Duration.ofMinutes(2));
     assertThat(
         latest.equals(expected)
             ? ""
@@ -251,8 +251,10 @@ class KafkaOnFlinkClusterIT {
    * {@code metrics} at parallelism 2, checkpointed every {@code interval}, restarted on failure.
    */
   private static Process submitRestartingMetrics(
-      KafkaBroker broker, FlinkCluster cluster, Path log, Duration interval) throws Exception {
+      String topic, KafkaBroker broker, FlinkCluster cluster, Path log, Duration interval)
+      throws Exception {
     return submitMetrics(
+        topic,
         broker,
         cluster,
         log,
@@ -263,13 +265,14 @@ class KafkaOnFlinkClusterIT {
   }
 
   private static Process submitMetrics(
-      KafkaBroker broker, FlinkCluster cluster, Path log, String... options) throws Exception {
+      String topic, KafkaBroker broker, FlinkCluster cluster, Path log, String... options)
+      throws Exception {
     List<String> args =
         new ArrayList<>(
             List.of(
                 "metrics",
-                "--source=kafka://" + broker.bootstrapServers() + "/stats",
-                "--sink=kafka://" + broker.bootstrapServers() + "/stats-per-second",
+                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
                 "--idleTimeout=3s"));
     args.addAll(List.of(options));
     return cluster.submit(log, args.toArray(String[]::new));

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +21,9 @@ import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * several partitions, some of them empty, read from the earliest offset while the job keeps
  * running; every window fires, the last ones by the idle rule.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class KafkaPipelinesIT {
 
   private static KafkaBroker broker;
@@ -37,15 +39,8 @@ class KafkaPipelinesIT {
   @TempDir Path directory;
 
   @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KafkaBroker.start();
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    if (broker != null) {
-      broker.close();
-    }
+  static void shareBroker(KafkaBroker shared) {
+    broker = shared;
   }
 
   @Test
@@ -125,8 +120,8 @@ class KafkaPipelinesIT {
 
   @Test
   void metricsWritesTheS5RowsToAnOutputTopic() throws Exception {
-    broker.createTopic("stats", 2);
-    broker.createTopic("stats-per-second", 1);
+    broker.createTopic("direct-stats", 2);
+    broker.createTopic("direct-stats-per-second", 1);
     long base = 1580896327330L;
     List<String> records = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
@@ -135,12 +130,12 @@ class KafkaPipelinesIT {
       records.add("{\"t\":" + t + ",\"st\":\"DIRECT\",\"i\":\"idx\",\"op\":\"" + op + "\"}");
     }
     Map<String, Long> expected = MetricsRows.expected(records);
-    broker.send("stats", 1, records);
+    broker.send("direct-stats", 1, records);
 
     MetricsPipeline.Options options =
         PipelineOptionsFactory.fromArgs(
-                "--source=kafka://" + broker.bootstrapServers() + "/stats",
-                "--sink=kafka://" + broker.bootstrapServers() + "/stats-per-second",
+                "--source=kafka://" + broker.bootstrapServers() + "/direct-stats",
+                "--sink=kafka://" + broker.bootstrapServers() + "/direct-stats-per-second",
                 "--idleTimeout=3s",
                 "--runner=DirectRunner",
                 "--blockOnRun=false")
@@ -150,7 +145,10 @@ class KafkaPipelinesIT {
     try {
       assertThat(
           MetricsRows.latest(
-              broker.bootstrapServers(), "stats-per-second", expected, Duration.ofSeconds(120)),
+              broker.bootstrapServers(),
+              "direct-stats-per-second",
+              expected,
+              Duration.ofSeconds(120)),
           equalTo(expected));
     } finally {
       Runners.cancel(running);

@@ -10,6 +10,7 @@ import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import dev.tidemark.transforms.testing.WindowCounts;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,9 @@ import org.apache.beam.sdk.transforms.Values;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.joda.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario S4 against a real broker: a 10-partition topic where every record went to partition 0,
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * {@code CustomTimestampPolicyWithLimitedDelay} on the same data they do not (Beam issue #20908),
  * which shows the first test is not passing by accident.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class IdleAwareTimestampPolicyIT {
 
   private static final Duration WINDOW = Duration.standardSeconds(5);
@@ -42,15 +44,8 @@ class IdleAwareTimestampPolicyIT {
   private static KafkaBroker broker;
 
   @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KafkaBroker.start();
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    if (broker != null) {
-      broker.close();
-    }
+  static void shareBroker(KafkaBroker shared) {
+    broker = shared;
   }
 
   @Test
