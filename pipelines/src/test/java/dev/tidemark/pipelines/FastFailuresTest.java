@@ -25,8 +25,8 @@ class FastFailuresTest {
   @Test
   void noBrokerAtTheSourceAddress() {
     assertFailsFast(
-        "tidemark: --source: no Kafka broker answered at 127.0.0.1:1 within 10 s; check the host"
-            + " and port",
+        "tidemark: --source: no Kafka broker answered at 127.0.0.1:1 within 10 s (connection"
+            + " refused); check the host and port",
         "count",
         "--source=kafka://127.0.0.1:1/clicks");
   }
@@ -34,7 +34,8 @@ class FastFailuresTest {
   @Test
   void noBrokerAtTheSinkAddress() {
     assertFailsFast(
-        "tidemark: --deadLetterSink: no Kafka broker answered at 127.0.0.1:1 within 10 s",
+        "tidemark: --deadLetterSink: no Kafka broker answered at 127.0.0.1:1 within 10 s"
+            + " (connection refused)",
         "count",
         "--deadLetterSink=kafka://127.0.0.1:1/dead");
   }

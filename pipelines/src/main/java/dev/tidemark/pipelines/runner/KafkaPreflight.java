@@ -2,6 +2,9 @@ package dev.tidemark.pipelines.runner;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.io.KafkaAddress;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +34,9 @@ final class KafkaPreflight {
    * @throws ConfigurationException naming {@code --option}, the address and what to check
    */
   static void requireTopic(String option, KafkaAddress address) {
+    if (!anyAcceptsConnections(address.bootstrapServers())) {
+      throw unreachable(option, address, "connection refused");
+    }
     int timeoutMillis = (int) TIMEOUT.toMillis();
     Map<String, Object> config =
         Map.of(
@@ -44,7 +50,7 @@ final class KafkaPreflight {
           .allTopicNames()
           .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw unreachable(option, address);
+      throw unreachable(option, address, "no answer");
     } catch (ExecutionException e) {
       if (e.getCause() instanceof UnknownTopicOrPartitionException) {
         throw new ConfigurationException(
@@ -57,7 +63,7 @@ final class KafkaPreflight {
                 + "; create it first (tidemark does not create topics)");
       }
       if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
-        throw unreachable(option, address);
+        throw unreachable(option, address, "no answer");
       }
       throw new ConfigurationException(
           "--"
@@ -74,7 +80,28 @@ final class KafkaPreflight {
     }
   }
 
-  private static ConfigurationException unreachable(String option, KafkaAddress address) {
+  /**
+   * Whether any of {@code bootstrapServers} accepts a TCP connection: a refused one is known at
+   * once, where the Kafka client would retry it until its timeout.
+   */
+  private static boolean anyAcceptsConnections(String bootstrapServers) {
+    for (String server : bootstrapServers.split(",")) {
+      int colon = server.lastIndexOf(':');
+      try (Socket socket = new Socket()) {
+        socket.connect(
+            new InetSocketAddress(
+                server.substring(0, colon).trim(), Integer.parseInt(server.substring(colon + 1))),
+            (int) TIMEOUT.toMillis());
+        return true;
+      } catch (IOException | RuntimeException e) {
+        // Refused, unresolvable or silent: the next server, if any.
+      }
+    }
+    return false;
+  }
+
+  private static ConfigurationException unreachable(
+      String option, KafkaAddress address, String why) {
     return new ConfigurationException(
         "--"
             + option
@@ -82,7 +109,9 @@ final class KafkaPreflight {
             + address.bootstrapServers()
             + " within "
             + TIMEOUT.toSeconds()
-            + " s; check the host and port, that the broker runs, and that its advertised"
+            + " s ("
+            + why
+            + "); check the host and port, that the broker runs, and that its advertised"
             + " listener is reachable from here");
   }
 }
