@@ -3,6 +3,7 @@ package dev.tidemark.pipelines;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
@@ -89,7 +90,11 @@ public final class CountPipeline {
         EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
             .withPartitionField(options.getPartitionField());
     return new PerWindowCounts.Settings(
-        SourceUri.parse("source", options.getSource(), PipelineInput.COUNT),
+        SourceUri.parse(
+            "source",
+            options.getSource(),
+            PipelineInput.COUNT,
+            RecordLimits.maxRecordBytes(options)),
         format(options),
         eventTime,
         EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),

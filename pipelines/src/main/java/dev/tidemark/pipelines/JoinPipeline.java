@@ -2,6 +2,7 @@ package dev.tidemark.pipelines;
 
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
@@ -93,8 +94,16 @@ public final class JoinPipeline {
     EventTimeSettings eventTime =
         EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness());
     return new Settings(
-        SourceUri.parse("orders", options.getOrders(), PipelineInput.ORDERS),
-        SourceUri.parse("coupons", options.getCoupons(), PipelineInput.COUPONS),
+        SourceUri.parse(
+            "orders",
+            options.getOrders(),
+            PipelineInput.ORDERS,
+            RecordLimits.maxRecordBytes(options)),
+        SourceUri.parse(
+            "coupons",
+            options.getCoupons(),
+            PipelineInput.COUPONS,
+            RecordLimits.maxRecordBytes(options)),
         eventTime,
         EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),
         OutputSinks.from(options));

@@ -119,6 +119,47 @@ class KafkaPipelinesIT {
   }
 
   @Test
+  void aValueLongerThanTheLimitIsADeadLetterAtItsOffset() throws Exception {
+    broker.createTopic("long-values", 1);
+    long base = 1586489565000L;
+    String longValue = "a," + "9".repeat(500_000);
+    broker.send("long-values", 0, List.of("a," + base, longValue, "a," + (base + 1000)));
+    Path out = directory.resolve("long-counts.json");
+    Path dead = directory.resolve("long-dead.json");
+
+    CountPipeline.Options options =
+        PipelineOptionsFactory.fromArgs(
+                "--source=kafka://" + broker.bootstrapServers() + "/long-values",
+                "--sink=file:" + out,
+                "--deadLetterSink=file:" + dead,
+                "--maxRecordBytes=100000",
+                "--idleTimeout=3s",
+                "--runner=DirectRunner",
+                "--blockOnRun=false")
+            .withValidation()
+            .as(CountPipeline.Options.class);
+    PipelineResult running = CountPipeline.build(options).run();
+    try {
+      Map<String, Long> expected = Map.of("a," + base, 2L);
+      assertThat(awaitEqual(() -> finalCounts(out), expected, 120), equalTo(expected));
+      List<JsonNode> letters = Outputs.read(dead);
+      assertThat(letters.size(), equalTo(1));
+      JsonNode letter = letters.get(0);
+      assertThat(
+          letter.get("topic").asText() + "-" + letter.get("partition") + "@" + letter.get("offset"),
+          equalTo("long-values-0@1"));
+      assertThat(
+          letter.get("reason").asText(),
+          equalTo(
+              "a value of 500002 bytes, longer than the limit of 100000; only its first 1024"
+                  + " bytes are kept"));
+      assertThat(letter.get("record").asText(), equalTo(longValue.substring(0, 1024)));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
+  @Test
   void metricsWritesTheS5RowsToAnOutputTopic() throws Exception {
     broker.createTopic("direct-stats", 2);
     broker.createTopic("direct-stats-per-second", 1);

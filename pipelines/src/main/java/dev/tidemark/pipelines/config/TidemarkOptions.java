@@ -52,6 +52,14 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
 
   void setMaxFutureSkew(String value);
 
+  @Description(
+      "The longest record a source passes on, in bytes: a longer line of a file, or Kafka value,"
+          + " is a dead letter that names it and keeps only its first 1024 bytes (1048576: 1 MiB)")
+  @Default.Integer(1_048_576)
+  Integer getMaxRecordBytes();
+
+  void setMaxRecordBytes(Integer value);
+
   @Description("For kafka:// sources: earliest or latest")
   @Default.String("earliest")
   String getStartFrom();

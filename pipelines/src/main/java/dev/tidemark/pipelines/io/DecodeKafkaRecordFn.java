@@ -12,8 +12,9 @@ import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * A Kafka record as an {@link ArrivedLine} with its topic, partition and offset; a record whose
- * value is not UTF-8 goes to {@link ParseEvents#DEAD_LETTER} instead, counted in and out as the
- * parse step counts its own dead letters, so every record read is accounted for once.
+ * value is not UTF-8, or is longer than the limit, goes to {@link ParseEvents#DEAD_LETTER} instead,
+ * counted in and out as the parse step counts its own dead letters, so every record read is
+ * accounted for once.
  */
 final class DecodeKafkaRecordFn extends DoFn<KafkaRecord<byte[], KafkaText>, ArrivedLine> {
 
@@ -36,6 +37,6 @@ final class DecodeKafkaRecordFn extends DoFn<KafkaRecord<byte[], KafkaText>, Arr
     recordsIn.inc();
     deadLetters.inc();
     out.get(ParseEvents.DEAD_LETTER)
-        .output(new DeadLetter(value.text(), value.notUtf8(), position));
+        .output(new DeadLetter(value.text(), value.deadReason(), position));
   }
 }

@@ -23,17 +23,19 @@ import org.joda.time.Instant;
 /**
  * {@code kafka://HOST:PORT/TOPIC}: every partition, with tidemark's idle-aware policy; dead letters
  * and late records keep their topic, partition and offset. Values are read as bytes and decoded
- * strictly, once ({@link KafkaText}): a value that is not UTF-8 is a dead letter, never a mangled
- * record.
+ * strictly, once ({@link KafkaText}): a value that is not UTF-8, or is longer than {@code
+ * maxRecordBytes}, is a dead letter, never a mangled record.
  */
 public final class KafkaSource implements Source {
 
   private final String bootstrapServers;
   private final String topic;
+  private final int maxRecordBytes;
 
-  KafkaSource(String bootstrapServers, String topic) {
+  KafkaSource(String bootstrapServers, String topic, int maxRecordBytes) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
+    this.maxRecordBytes = maxRecordBytes;
   }
 
   @Override
@@ -52,7 +54,11 @@ public final class KafkaSource implements Source {
                     .withValueDeserializerAndCoder(
                         KafkaText.KafkaDeserializer.class, KafkaText.Coder.of())
                     .withConsumerConfigUpdates(
-                        Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, settings.startFrom()))
+                        Map.of(
+                            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                            settings.startFrom(),
+                            KafkaText.MAX_RECORD_BYTES,
+                            String.valueOf(maxRecordBytes)))
                     .withTimestampPolicyFactory(
                         IdleAwareTimestampPolicyFactory.<byte[], KafkaText>byEventTime(
                                 record -> {

@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.io;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
@@ -11,16 +12,35 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A Kafka record's value as text, decoded once, strictly ({@link Utf8Text}): either the text, or,
- * when the bytes are not UTF-8, the text with replacement characters and the reason it is a dead
- * letter. Read by the timestamp policy and by the parse step alike.
+ * A Kafka record's value as text, decoded once, strictly ({@link Utf8Text}): either the text, or
+ * the reason it is a dead letter with what can be shown of it: a value that is not UTF-8, with
+ * replacement characters; a value longer than the limit, only its first {@link #KEPT_BYTES} bytes.
+ * Read by the timestamp policy and by the parse step alike.
  */
-record KafkaText(String text, @Nullable String notUtf8) {
+record KafkaText(String text, @Nullable String deadReason) {
+
+  /** The consumer property that carries the limit to the deserializer. */
+  static final String MAX_RECORD_BYTES = "tidemark.max.record.bytes";
+
+  /** How much of a value longer than the limit a dead letter shows. */
+  static final int KEPT_BYTES = 1024;
 
   /** {@code bytes} decoded; an absent value is empty text. */
-  static KafkaText of(byte @Nullable [] bytes) {
+  static KafkaText of(byte @Nullable [] bytes, int maxRecordBytes) {
     if (bytes == null) {
       return new KafkaText("", null);
+    }
+    if (bytes.length > maxRecordBytes) {
+      int kept = Math.min(KEPT_BYTES, maxRecordBytes);
+      return new KafkaText(
+          new String(bytes, 0, kept, StandardCharsets.UTF_8),
+          "a value of "
+              + bytes.length
+              + " bytes, longer than the limit of "
+              + maxRecordBytes
+              + "; only its first "
+              + kept
+              + " bytes are kept");
     }
     String text = Utf8Text.decodeOrNull(bytes);
     return text != null
@@ -28,20 +48,30 @@ record KafkaText(String text, @Nullable String notUtf8) {
         : new KafkaText(Utf8Text.lossy(bytes), Utf8Text.reason(bytes));
   }
 
-  /** Whether the value was UTF-8, and {@link #text} is the record. */
+  /** Whether the value is a record's text, and {@link #text} is the record. */
   boolean isText() {
-    return notUtf8 == null;
+    return deadReason == null;
   }
 
-  /** KafkaIO's value deserializer: every value, valid or not, becomes a {@link KafkaText}. */
+  /**
+   * KafkaIO's value deserializer: every value, valid or not, becomes a {@link KafkaText}; values
+   * longer than the consumer property {@link #MAX_RECORD_BYTES} are cut.
+   */
   public static final class KafkaDeserializer implements Deserializer<KafkaText> {
 
+    private int maxRecordBytes = Integer.MAX_VALUE;
+
     @Override
-    public void configure(Map<String, ?> configs, boolean isKey) {}
+    public void configure(Map<String, ?> configs, boolean isKey) {
+      Object limit = configs.get(MAX_RECORD_BYTES);
+      if (limit != null) {
+        maxRecordBytes = Integer.parseInt(limit.toString());
+      }
+    }
 
     @Override
     public KafkaText deserialize(String topic, byte @Nullable [] data) {
-      return KafkaText.of(data);
+      return KafkaText.of(data, maxRecordBytes);
     }
   }
 
@@ -57,7 +87,7 @@ record KafkaText(String text, @Nullable String notUtf8) {
     @Override
     public void encode(KafkaText value, OutputStream out) throws IOException {
       StringUtf8Coder.of().encode(value.text, out);
-      REASON.encode(value.notUtf8, out);
+      REASON.encode(value.deadReason, out);
     }
 
     @Override

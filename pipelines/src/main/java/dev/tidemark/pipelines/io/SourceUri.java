@@ -21,14 +21,16 @@ public final class SourceUri {
   private SourceUri() {}
 
   /**
-   * Parses {@code uri}, the value of {@code --option}.
+   * Parses {@code uri}, the value of {@code --option}; a file's line or a Kafka value longer than
+   * {@code maxRecordBytes} is to be a dead letter.
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
-  public static Source parse(String option, String uri, PipelineInput input) {
+  public static Source parse(String option, String uri, PipelineInput input, int maxRecordBytes) {
     String value = uri == null ? "" : uri.trim();
     if (value.startsWith("file:")) {
-      FileLines files = FileLines.matching(value.substring("file:".length()));
+      FileLines files =
+          FileLines.matching(value.substring("file:".length())).withMaxLineBytes(maxRecordBytes);
       try {
         files.files();
       } catch (IOException e) {
@@ -47,7 +49,7 @@ public final class SourceUri {
     }
     if (value.startsWith("kafka://")) {
       KafkaAddress address = KafkaAddress.parse(option, value);
-      return new KafkaSource(address.bootstrapServers(), address.topic());
+      return new KafkaSource(address.bootstrapServers(), address.topic(), maxRecordBytes);
     }
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a source; " + FORMS);
   }

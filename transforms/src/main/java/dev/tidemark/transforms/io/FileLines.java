@@ -26,14 +26,27 @@ public final class FileLines implements RecordedLines {
   private static final long serialVersionUID = 1L;
 
   private final String pattern;
+  private final int maxLineBytes;
 
-  private FileLines(String pattern) {
+  private FileLines(String pattern, int maxLineBytes) {
     this.pattern = pattern;
+    this.maxLineBytes = maxLineBytes;
   }
 
   /** The lines of the files matching {@code pattern}, e.g. {@code /data/orders-*.json}. */
   public static FileLines matching(String pattern) {
-    return new FileLines(pattern);
+    return new FileLines(pattern, Integer.MAX_VALUE);
+  }
+
+  /**
+   * The same lines, a line longer than {@code maxLineBytes} cut to its first bytes ({@link
+   * CutLines}): a file with a gigabyte on one line is read in bounded memory.
+   */
+  public FileLines withMaxLineBytes(int maxLineBytes) {
+    if (maxLineBytes < 1) {
+      throw new IllegalArgumentException("maxLineBytes must be positive, not " + maxLineBytes);
+    }
+    return new FileLines(pattern, maxLineBytes);
   }
 
   /**
@@ -60,8 +73,8 @@ public final class FileLines implements RecordedLines {
   }
 
   @Override
-  public Iterator<String> open() throws IOException {
-    return new LinesOfFiles(files());
+  public CutLines open() throws IOException {
+    return new LinesOfFiles(files(), maxLineBytes);
   }
 
   @Override
@@ -79,14 +92,23 @@ public final class FileLines implements RecordedLines {
   }
 
   /** Reads one file after another; closing it closes the open file. */
-  private static final class LinesOfFiles implements Iterator<String>, Closeable {
+  private static final class LinesOfFiles implements CutLines, Closeable {
     private final Iterator<Metadata> files;
+    private final int maxLineBytes;
     private @Nullable Utf8LineReader reader;
     private @Nullable String next;
+    private @Nullable String nextWhyCut;
+    private @Nullable String whyCut;
 
-    LinesOfFiles(List<Metadata> files) throws IOException {
+    LinesOfFiles(List<Metadata> files, int maxLineBytes) throws IOException {
       this.files = files.iterator();
+      this.maxLineBytes = maxLineBytes;
       next = readNext();
+    }
+
+    @Override
+    public @Nullable String whyCut() {
+      return whyCut;
     }
 
     @Override
@@ -100,6 +122,7 @@ public final class FileLines implements RecordedLines {
         throw new NoSuchElementException();
       }
       String line = next;
+      whyCut = nextWhyCut;
       try {
         next = readNext();
       } catch (IOException e) {
@@ -113,6 +136,7 @@ public final class FileLines implements RecordedLines {
         if (reader != null) {
           String line = reader.readLine();
           if (line != null) {
+            nextWhyCut = reader.whyCut();
             return line;
           }
           reader.close();
@@ -123,7 +147,9 @@ public final class FileLines implements RecordedLines {
         }
         reader =
             new Utf8LineReader(
-                Channels.newInputStream(FileSystems.open(files.next().resourceId())));
+                Channels.newInputStream(FileSystems.open(files.next().resourceId())),
+                Utf8LineReader.DEFAULT_BUFFER_BYTES,
+                maxLineBytes);
       }
     }
 

@@ -277,7 +277,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       Iterator<String> opened = source.lines.open();
       for (long skipped = 0; skipped < linesRead && opened.hasNext(); skipped++) {
         String line = opened.next();
-        @Nullable Event parsed = parseOrNull(line);
+        @Nullable Event parsed = whyCut(opened) == null ? parseOrNull(line) : null;
         admit(line, parsed == null ? null : parsed.eventTime(), Instant.now());
       }
       iterator = opened;
@@ -298,14 +298,23 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         linesRead++;
         emittedSinceStart++;
         Instant arrivalWatermark = watermarkBeforeNextLine(clockCap);
+        // A line cut for its length is no record: its first bytes must not move the watermark.
+        @Nullable String whyCut = whyCut(iterator);
         // Parsed once, here: the event time moves the watermark, and the next step reuses the rest.
-        @Nullable Event parsed = parseOrNull(line);
+        @Nullable Event parsed = whyCut == null ? parseOrNull(line) : null;
         @Nullable Instant timestamp = admit(line, parsed == null ? null : parsed.eventTime(), now);
         if (batch.isEmpty()) {
           currentTimestamp =
               timestamp == null || source.maxLinesPerElement > 1 ? arrivalWatermark : timestamp;
         }
-        batch.add(new ArrivedLine(line, arrivalWatermark, linesRead, null, parsed));
+        batch.add(
+            new ArrivedLine(
+                line,
+                arrivalWatermark,
+                linesRead,
+                null,
+                parsed,
+                whyCut == null ? null : whyCut + " (line " + linesRead + " of the recording)"));
       }
       if (batch.isEmpty()) {
         exhausted = iterator == null || !iterator.hasNext();
@@ -406,6 +415,11 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       if (iterator instanceof Closeable) {
         ((Closeable) iterator).close();
       }
+    }
+
+    /** Why the line {@code lines} gave last was cut ({@link CutLines}); null when it is whole. */
+    private static @Nullable String whyCut(Iterator<String> lines) {
+      return lines instanceof CutLines cut ? cut.whyCut() : null;
     }
 
     private @Nullable Event parseOrNull(String line) {

@@ -21,8 +21,10 @@ import org.joda.time.Instant;
  * One text record as its source read it: the text, the source's watermark just before it read the
  * record, the record's position in its recording (line number from 1), and its Kafka position
  * ({@code source}; null for other sources), and the record as its source already parsed it ({@code
- * parsed}; null when it did not, or could not), so the parse step parses it only once. A live
- * source knows no watermark or line, and says so with {@link #live}.
+ * parsed}; null when it did not, or could not), so the parse step parses it only once; and why the
+ * source already knows the record is a dead letter ({@code deadReason}: a line longer than the
+ * source's limit comes as its first bytes, which are no record). A live source knows no watermark
+ * or line, and says so with {@link #live}.
  */
 @DefaultCoder(ArrivedLine.Coder.class)
 public record ArrivedLine(
@@ -30,7 +32,8 @@ public record ArrivedLine(
     Instant arrivalWatermark,
     long position,
     @Nullable SourcePosition source,
-    @Nullable Event parsed) {
+    @Nullable Event parsed,
+    @Nullable String deadReason) {
 
   public ArrivedLine {
     Objects.requireNonNull(text, "text");
@@ -39,17 +42,27 @@ public record ArrivedLine(
 
   /** A line read in a recording, at line {@code position}, when the watermark was this. */
   public ArrivedLine(String text, Instant arrivalWatermark, long position) {
-    this(text, arrivalWatermark, position, null, null);
+    this(text, arrivalWatermark, position, null, null, null);
+  }
+
+  /** A line its source read whole: nothing but its parse says whether it is a record. */
+  public ArrivedLine(
+      String text,
+      Instant arrivalWatermark,
+      long position,
+      @Nullable SourcePosition source,
+      @Nullable Event parsed) {
+    this(text, arrivalWatermark, position, source, parsed, null);
   }
 
   /** A line from a live source, whose watermark the pipeline reads at run time instead. */
   public static ArrivedLine live(String text) {
-    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, null, null);
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, null, null, null);
   }
 
   /** A record from a Kafka source, at {@code source}. */
   public static ArrivedLine fromKafka(String text, SourcePosition source) {
-    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source, null);
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source, null, null);
   }
 
   /** The coder of {@link ArrivedLine}. */
@@ -58,6 +71,7 @@ public record ArrivedLine(
     private static final NullableCoder<SourcePosition> SOURCE =
         NullableCoder.of(SourcePosition.Coder.of());
     private static final NullableCoder<Event> PARSED = NullableCoder.of(Event.Coder.of());
+    private static final NullableCoder<String> DEAD_REASON = NullableCoder.of(StringUtf8Coder.of());
 
     public static Coder of() {
       return INSTANCE;
@@ -75,6 +89,7 @@ public record ArrivedLine(
       VarLongCoder.of().encode(line.position, out);
       SOURCE.encode(line.source, out);
       PARSED.encode(line.parsed, out);
+      DEAD_REASON.encode(line.deadReason, out);
     }
 
     @Override
@@ -84,7 +99,8 @@ public record ArrivedLine(
           InstantCoder.of().decode(in),
           VarLongCoder.of().decode(in),
           SOURCE.decode(in),
-          PARSED.decode(in));
+          PARSED.decode(in),
+          DEAD_REASON.decode(in));
     }
 
     @Override

@@ -35,6 +35,9 @@ public final class ArrivedLineParser implements Serializable {
    * @throws BadRecordException with the reason, when the line cannot be used
    */
   public Event parse(ArrivedLine line, Instant now) throws BadRecordException {
+    if (line.deadReason() != null) {
+      throw new BadRecordException(line.deadReason());
+    }
     // A replayed line comes parsed by its source; a line that could not be parsed there is
     // parsed again here, for the reason.
     Event parsed = line.parsed() != null ? line.parsed() : format.parse(line.text());
