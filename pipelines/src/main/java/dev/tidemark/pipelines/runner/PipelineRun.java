@@ -57,6 +57,9 @@ public final class PipelineRun {
   private final AtomicBoolean summarized = new AtomicBoolean();
   private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
 
+  /** Where the job's Flink REST API answers, if that is known; set before a Flink run starts. */
+  private volatile Optional<String> restAddress = Optional.empty();
+
   PipelineRun(TidemarkOptions options, PrintStream err) {
     this.options = options;
     this.err = err;
@@ -114,6 +117,9 @@ public final class PipelineRun {
   }
 
   private int onFlink(Pipeline pipeline) {
+    // Read once, before the run: the run's directory, whose configuration names the port, is
+    // deleted as the JVM exits, while a stop may still be asking the REST API.
+    restAddress = EmbeddedFlink.restAddress(options);
     Thread stop = new Thread(this::stopOnFlink, "tidemark-stop");
     Runtime.getRuntime().addShutdownHook(stop);
     Thread watcher = null;
@@ -209,8 +215,7 @@ public final class PipelineRun {
   }
 
   private Optional<FlinkJob> job() {
-    return EmbeddedFlink.restAddress(options)
-        .flatMap(address -> FlinkJob.running(address, options.getJobName()));
+    return restAddress.flatMap(address -> FlinkJob.running(address, options.getJobName()));
   }
 
   private static void cancelQuietly(PipelineResult result) {
