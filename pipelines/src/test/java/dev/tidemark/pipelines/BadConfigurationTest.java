@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +29,14 @@ class BadConfigurationTest {
         "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics, join, explain or startup-archive (or --help)",
         "report of a live source | count --source=socket://localhost:7777 --report=/tmp/r.html | tidemark: --report: only for a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live",
         "explain a live source | explain --source=socket://localhost:7777 | tidemark: --source: explain replays a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live, so its timing cannot be known in advance",
-        "unknown option | count --windowSise=5s | tidemark: --windowSise is not an option; see --help",
+        "unknown option, a near miss | count --windowSise=5s | tidemark: --windowSise is not an option of count; did you mean --windowSize?",
+        "unknown option, the wrong case | metrics --maxoutoforderness=5s | tidemark: --maxoutoforderness is not an option of metrics; did you mean --maxOutOfOrderness?",
+        "unknown option, far from any | count --colour=red | tidemark: --colour is not an option of count; see count --help",
+        "an option of Beam's tidemark does not support | count --savepointPath=/tmp/sp | tidemark: --savepointPath is not an option of count; see count --help",
+        "an option of another command | join --source=sample: | tidemark: --source is not an option of join; see join --help",
+        "explain writes no results | explain --sink=file:/tmp/out.json | tidemark: --sink: explain writes nothing but its explanation, to stdout; leave it out",
+        "explain runs no job | explain --runner=DirectRunner | tidemark: --runner: explain runs no job; leave it out",
+        "a Flink option on the DirectRunner | count --runner=DirectRunner --webUi=8081 | tidemark: --webUi: count on the DirectRunner does not use it: it is Flink's; leave it out",
         "bad duration | count --windowSize=abc | tidemark: --windowSize: 'abc' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "negative ISO duration | count --allowedLateness=PT-5S | tidemark: --allowedLateness: 'PT-5S' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "zero idle timeout | count --idleTimeout=0s | tidemark: --idleTimeout: 0 is not allowed; use e.g. 10s",
@@ -62,6 +70,21 @@ class BadConfigurationTest {
     assertThat(run.exitCode, equalTo(2));
     assertThat(run.err, equalTo(expected.trim() + System.lineSeparator()));
     assertThat(run.out, equalTo(""));
+  }
+
+  @Test
+  void everyWrongOptionNameIsSaidAtOnce() {
+    CommandLine run =
+        CommandLine.run("count", "--sourc=sample:", "--windowSize=5s", "--alowedLateness=1m");
+
+    assertThat(run.exitCode, equalTo(2));
+    assertThat(
+        run.err.lines().toList(),
+        equalTo(
+            List.of(
+                "tidemark: --sourc is not an option of count; did you mean --source?",
+                "tidemark: --alowedLateness is not an option of count; did you mean"
+                    + " --allowedLateness?")));
   }
 
   @Test

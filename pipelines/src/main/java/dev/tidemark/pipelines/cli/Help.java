@@ -27,6 +27,8 @@ final class Help {
           + "      Flink: EXACTLY_ONCE or AT_LEAST_ONCE state; sinks deliver at least once\n"
           + "  --numberOfExecutionRetries=-1\n"
           + "      Flink: restarts after a failure before the job fails (-1: Flink's default)\n"
+          + "  --executionRetryDelay=-1\n"
+          + "      Flink: milliseconds between a failure and the restart (-1: Flink's default)\n"
           + "  --flinkConfDir=<none>\n"
           + "      Flink: a directory with your own flink-conf.yaml for an embedded run (by\n"
           + "      default it listens on 127.0.0.1 only and deletes its files at the end)\n";
@@ -55,17 +57,22 @@ final class Help {
     out.println("options:");
     for (Map.Entry<String, Method> option : ownOptions(options).entrySet()) {
       Method getter = option.getValue();
-      Default.String defaultValue = getter.getAnnotation(Default.String.class);
-      out.println(
-          "  --"
-              + option.getKey()
-              + "="
-              + (defaultValue == null ? "<none>" : defaultValue.value()));
+      out.println("  --" + option.getKey() + "=" + defaultOf(getter));
       out.println("      " + getter.getAnnotation(Description.class).value());
     }
     if (runsPipeline) {
       out.print(RUNNER_OPTIONS);
     }
+  }
+
+  /** The default of the option {@code getter} reads, as the command line writes it. */
+  private static String defaultOf(Method getter) {
+    Default.String text = getter.getAnnotation(Default.String.class);
+    if (text != null) {
+      return text.value();
+    }
+    Default.Integer number = getter.getAnnotation(Default.Integer.class);
+    return number == null ? "<none>" : String.valueOf(number.value());
   }
 
   /** The options tidemark declares, from the pipeline's interface up, by name. */

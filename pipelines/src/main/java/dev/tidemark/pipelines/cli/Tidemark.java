@@ -12,8 +12,11 @@ import dev.tidemark.pipelines.runner.RunPreparation;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
@@ -49,11 +52,13 @@ public final class Tidemark {
           "explain",
           Command.other(
               ExplainRecording.Options.class,
-              (options, args, out, err) -> ExplainRecording.run(options, out)),
+              (options, args, out, err) -> ExplainRecording.run(options, out),
+              explainIgnores()),
           "startup-archive",
           Command.other(
               StartupArchive.Options.class,
-              (options, args, out, err) -> StartupArchive.run(options, out, err)));
+              (options, args, out, err) -> StartupArchive.run(options, out, err),
+              Map.of()));
 
   private Tidemark() {}
 
@@ -106,19 +111,36 @@ public final class Tidemark {
       return 0;
     }
     try {
-      return command.run(withDefaults(options), out, err);
+      return command.run(args[0], options, out, err);
     } catch (ConfigurationException e) {
       return badConfiguration(e.getMessage(), err);
     }
   }
 
-  private static int badConfiguration(String reason, PrintStream err) {
-    err.println("tidemark: " + reason);
+  /** One line on stderr for each thing {@code reasons} (one a line) says is wrong. */
+  private static int badConfiguration(String reasons, PrintStream err) {
+    reasons.lines().forEach(reason -> err.println("tidemark: " + reason));
     return BAD_CONFIGURATION;
   }
 
+  /**
+   * The options {@code explain} shares with {@code count} but has no use for, and the runner's
+   * options: it prints what a run would do, and runs none.
+   */
+  private static Map<String, String> explainIgnores() {
+    Map<String, String> ignores = new TreeMap<>();
+    for (String sink : List.of("sink", "lateSink", "deadLetterSink")) {
+      ignores.put(sink, "writes nothing but its explanation, to stdout");
+    }
+    ignores.put("startFrom", "replays a recording, not a Kafka topic");
+    ignores.put("webUi", "runs no job");
+    OptionNames.RUNNER.forEach(runner -> ignores.put(runner, "runs no job"));
+    return ignores;
+  }
+
   /** tidemark's defaults for Beam's own options: embedded Flink. */
-  private static String[] withDefaults(List<String> options) {
+  private static String[] withDefaults(List<String> givenOptions) {
+    List<String> options = new ArrayList<>(givenOptions);
     if (options.stream().noneMatch(option -> option.startsWith("--runner="))) {
       options.add("--runner=FlinkRunner");
     }
@@ -133,11 +155,13 @@ public final class Tidemark {
     private final Class<T> options;
     private final Action<T> action;
     private final boolean runsPipeline;
+    private final Map<String, String> ignores;
 
-    Command(Class<T> options, Action<T> action, boolean runsPipeline) {
+    Command(Class<T> options, Action<T> action, boolean runsPipeline, Map<String, String> ignores) {
       this.options = options;
       this.action = action;
       this.runsPipeline = runsPipeline;
+      this.ignores = ignores;
     }
 
     /**
@@ -155,12 +179,17 @@ public final class Tidemark {
             report.accept(parsed);
             return PipelineRun.run(pipeline, err);
           },
-          true);
+          true,
+          Map.of());
     }
 
-    /** A command that runs no pipeline of its own on Flink. */
-    static <T extends PipelineOptions> Command<T> other(Class<T> options, Action<T> action) {
-      return new Command<>(options, action, false);
+    /**
+     * A command that runs no pipeline of its own, and refuses the options in {@code ignores}, each
+     * with why it would ignore it.
+     */
+    static <T extends PipelineOptions> Command<T> other(
+        Class<T> options, Action<T> action, Map<String, String> ignores) {
+      return new Command<>(options, action, false, ignores);
     }
 
     /** Its options; Beam's and Flink's runner options only if it runs a pipeline. */
@@ -168,7 +197,26 @@ public final class Tidemark {
       Help.command(name, options, runsPipeline, out);
     }
 
-    int run(String[] args, PrintStream out, PrintStream err) {
+    /**
+     * Checks every option name of {@code given} at once, then each value Beam would take badly,
+     * then parses them (with tidemark's runner defaults for a pipeline) and runs.
+     */
+    int run(String name, List<String> given, PrintStream out, PrintStream err) {
+      Set<String> taken = new HashSet<>(Help.ownOptions(options).keySet());
+      if (runsPipeline) {
+        taken.addAll(OptionNames.RUNNER);
+      }
+      Map<String, String> ignored = new TreeMap<>(ignores);
+      if (runsPipeline && given.contains("--runner=DirectRunner")) {
+        OptionNames.FLINK_ONLY.forEach(
+            flink -> ignored.put(flink, "on the DirectRunner does not use it: it is Flink's"));
+      }
+      List<String> mistakes =
+          new OptionNames(name, taken, ignored).mistakes(given.toArray(String[]::new));
+      if (!mistakes.isEmpty()) {
+        throw new ConfigurationException(String.join("\n", mistakes));
+      }
+      String[] args = runsPipeline ? withDefaults(given) : given.toArray(String[]::new);
       ArgumentChecks.check(args, options);
       T parsed = parse(args);
       try {

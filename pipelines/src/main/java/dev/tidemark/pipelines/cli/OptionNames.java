@@ -1,0 +1,108 @@
+package dev.tidemark.pipelines.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.commons.text.similarity.LevenshteinDistance;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The option names a command takes, checked on the command line's text before Beam parses a word of
+ * it, so that every mistake is reported at once, in well under a second, with the name meant when
+ * it is a near miss: an option no command has ({@code --sourc}), one another command has but this
+ * one would ignore ({@code explain --sink}), and one of Beam's or Flink's that tidemark does not
+ * support (Beam would accept every option of every runner on its class path, and ignore most).
+ */
+final class OptionNames {
+
+  /**
+   * Beam's and Flink's options that a command which runs a pipeline takes ({@code --help} lists
+   * them), with {@code --fasterCopy}, which tidemark refuses with its reason once it is parsed.
+   */
+  static final Set<String> RUNNER =
+      Set.of(
+          "runner",
+          "flinkMaster",
+          "parallelism",
+          "checkpointingInterval",
+          "checkpointingMode",
+          "numberOfExecutionRetries",
+          "executionRetryDelay",
+          "flinkConfDir",
+          "fasterCopy");
+
+  /** The runner options that only Flink uses: the DirectRunner would ignore them. */
+  static final Set<String> FLINK_ONLY =
+      Set.of(
+          "flinkMaster",
+          "checkpointingInterval",
+          "checkpointingMode",
+          "numberOfExecutionRetries",
+          "executionRetryDelay",
+          "flinkConfDir",
+          "webUi");
+
+  private final String command;
+  private final Set<String> taken;
+  private final Map<String, String> unused;
+
+  /**
+   * The names {@code command} takes, and those it refuses because it would not use them, each with
+   * why.
+   */
+  OptionNames(String command, Set<String> taken, Map<String, String> unused) {
+    this.command = command;
+    this.taken = new TreeSet<>(taken);
+    this.taken.removeAll(unused.keySet());
+    this.unused = unused;
+  }
+
+  /** One line for each option of {@code args} that the command does not take; empty if none. */
+  List<String> mistakes(String[] args) {
+    List<String> mistakes = new ArrayList<>();
+    for (String arg : args) {
+      if (!arg.startsWith("--")) {
+        continue;
+      }
+      int equals = arg.indexOf('=');
+      String name = arg.substring(2, equals < 0 ? arg.length() : equals);
+      if (taken.contains(name)) {
+        continue;
+      }
+      String why = unused.get(name);
+      if (why != null) {
+        mistakes.add("--" + name + ": " + command + " " + why + "; leave it out");
+        continue;
+      }
+      String meant = nearest(name);
+      mistakes.add(
+          "--"
+              + name
+              + " is not an option of "
+              + command
+              + (meant == null
+                  ? "; see " + command + " --help"
+                  : "; did you mean --" + meant + "?"));
+    }
+    return mistakes;
+  }
+
+  /** The taken name closest to {@code name}, if it is close enough to be a slip. */
+  private @Nullable String nearest(String name) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : taken) {
+      int distance =
+          LevenshteinDistance.getDefaultInstance()
+              .apply(name.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+      if (distance < bestDistance) {
+        best = candidate;
+        bestDistance = distance;
+      }
+    }
+    return bestDistance <= Math.max(2, name.length() / 4) ? best : null;
+  }
+}
