@@ -12,8 +12,8 @@ import java.util.List;
  * The JVM's application class-data sharing, as tidemark uses it to start sooner: a class list
  * written by a training run, an archive written from the list, and the options that make a run map
  * it. The archive holds the classes of one class path, parsed and verified once; a JVM that maps it
- * skips reading, parsing and verifying them again, which is most of what loading 14,000 classes of
- * Beam, Flink and tidemark costs a run.
+ * skips reading, parsing and verifying them again, which is most of what loading the many thousands
+ * of classes of Beam, Flink and tidemark costs a run.
  *
  * <p>A static archive written from a list ({@code -Xshare:dump}), not one written as a run exits
  * ({@code -XX:ArchiveClassesAtExit}): on Java 17.0.15 that crashed the exiting JVM in 2 of 6 tries,

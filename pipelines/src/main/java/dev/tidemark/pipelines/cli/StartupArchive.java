@@ -17,8 +17,8 @@ import org.apache.beam.sdk.options.PipelineOptions;
 /**
  * {@code startup-archive}: writes a class-data archive of the jar it runs from ({@link
  * ClassDataArchive}), so that every later run that maps it starts sooner: {@code java
- * -XX:SharedArchiveFile=tidemark.jsa -jar tidemark.jar metrics ...}. {@code count} on its sample
- * took 5.6 to 5.8 s instead of 6.5 to 7.9 s (3 alternating runs; README, Performance).
+ * -XX:SharedArchiveFile=tidemark.jsa -jar tidemark.jar metrics ...} (the README's Performance
+ * section says by how much).
  *
  * <p>The archive holds the classes that {@link #TRAINING} load, each run on its bundled sample on
  * an embedded cluster, in a JVM of its own. A JVM then writes the archive from their class lists,

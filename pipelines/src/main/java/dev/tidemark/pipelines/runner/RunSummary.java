@@ -14,8 +14,8 @@ final class RunSummary {
 
   /**
    * tidemark's counters, as the summary line names them. Kept here, not beside {@link FlinkJob}'s
-   * REST calls: reading them would build that class's HTTP client, whose TLS setup took about 0.3 s
-   * at the end of every run that never asks the REST API anything.
+   * REST calls: reading them would build that class's HTTP client, and set up TLS, at the end of
+   * every run that never asks the REST API anything.
    */
   static final List<String> COUNTERS =
       List.of(

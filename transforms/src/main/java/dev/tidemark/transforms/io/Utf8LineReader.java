@@ -14,15 +14,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the stream ends a last line without one, and malformed bytes become U+FFFD.
  *
  * <p>Written by hand because the reader pair decodes every byte into a buffer of chars and then
- * copies the chars of each line into a String, 8 KB per read: over a 305 MB replay that was a
- * quarter of the reading thread's time. This reads 64 KB at a time, finds the ends of lines in the
- * bytes (neither {@code \n} nor {@code \r} occurs inside a UTF-8 sequence, so a line's bytes are
- * found before decoding) and decodes each line once, straight into its String.
+ * copies the chars of each line into a String again, a large share of a replay's reading thread.
+ * This reads 64 KB at a time, finds the ends of lines in the bytes (neither {@code \n} nor {@code
+ * \r} occurs inside a UTF-8 sequence, so a line's bytes are found before decoding) and decodes each
+ * line once, straight into its String.
  *
  * <p>A line longer than {@code maxLineBytes} is not held whole: the reader keeps its first {@link
  * #KEPT_BYTES} bytes, skips the rest up to its end of line while counting them, and returns what it
  * kept, with {@link #whyCut} saying so. Its buffer never grows past about twice the limit, so a
- * file with a 1 GB line costs as little memory as one without.
+ * file with a gigabyte on one line costs as little memory as one without.
  */
 final class Utf8LineReader implements Closeable {
 

@@ -4,9 +4,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Finds the needed fields of a flat JSON object, the shape nearly every record has, without a
- * parser: one pass over the text, nothing allocated but the answer. It is written by hand because
- * Jackson's streaming parser, the fastest general one, took half of a replay's source thread on
- * S5's records (benchmark profile), and no library reads a few fields of a short line for less.
+ * parser: one pass over the text, nothing allocated but the answer. It is written by hand because a
+ * general parser, even Jackson's streaming one, tokenizes every value of every record, which is
+ * most of a replay's reading thread, and no library reads a few fields of a short line for less.
  *
  * <p>It answers only for an object (whitespace around tokens allowed) whose every value is a string
  * without escapes or control characters, an integer of at most 18 digits without leading zeros,

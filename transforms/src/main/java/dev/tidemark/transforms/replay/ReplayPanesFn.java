@@ -64,14 +64,13 @@ import org.joda.time.Instant;
  * step's input watermark reaches X, every record with {@code W < X} is here. For that a record must
  * travel at the watermark it met: its element timestamp is W, not its event time (which the {@link
  * Event} carries). A record stamped with its event time would be behind the watermark when it is
- * out of order, and a record behind the watermark holds nothing: measured on the DirectRunner,
- * whose grouping in front of a stateful step then let the watermark overtake records late within
- * the lateness by 100 to 350 ms, and their windows were reported twice. An event-time timer at
- * {@code end - 1 ms + allowedLateness + 1 ms} therefore fires only when every record of the window
- * that is not expired is here: then every pane is known, and so is which one is last. The panes of
- * a window are emitted then, once each. With no allowed lateness that is as soon as the window
- * closes; with allowed lateness L, the replay's event time must pass {@code end + L} first, which a
- * replay does at the speed it reads.
+ * out of order, and a record behind the watermark holds nothing: the DirectRunner's grouping in
+ * front of a stateful step then lets the watermark overtake records late within the lateness, and
+ * their windows would be reported twice. An event-time timer at {@code end - 1 ms + allowedLateness
+ * + 1 ms} therefore fires only when every record of the window that is not expired is here: then
+ * every pane is known, and so is which one is last. The panes of a window are emitted then, once
+ * each. With no allowed lateness that is as soon as the window closes; with allowed lateness L, the
+ * replay's event time must pass {@code end + L} first, which a replay does at the speed it reads.
  *
  * <p>State is released when a window's panes are emitted, so memory follows the windows open at one
  * time (those within {@code maxOutOfOrderness + size + allowedLateness} of the replay's watermark),
