@@ -35,7 +35,7 @@ class ProgressLinesIT {
     Process run =
         TidemarkJar.run(
                 "count",
-                "--source=generator:records=60000,keys=3,rate=5000,seed=3",
+                "--source=generator:records=30000,keys=3,rate=5000,seed=3",
                 "--sink=file:" + directory.resolve("results.json"))
             .redirectOutput(log.toFile())
             .start();
@@ -56,6 +56,6 @@ class ProgressLinesIT {
       }
     }
     assertThat(String.join("\n", lines), reports, greaterThan(0));
-    assertThat(lines.get(lines.size() - 1), startsWith("tidemark: 60000 records in, "));
+    assertThat(lines.get(lines.size() - 1), startsWith("tidemark: 30000 records in, "));
   }
 }

@@ -1,9 +1,7 @@
 package dev.tidemark.transforms.io;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -13,13 +11,12 @@ import org.slf4j.LoggerFactory;
 /**
  * A long replay's progress, logged on {@code tidemark.progress} at most once per interval: lines
  * read, the share of the recording that is, the rate since the last line, and the replay's
- * watermark. One per replay source and JVM, since a runner may close and restore the source's
- * reader many times (the DirectRunner does, every few bundles).
+ * watermark. One per replay source, which keeps it across the readers a runner makes of it (the
+ * DirectRunner closes and restores the reader every few bundles).
  */
 final class ReplayProgress {
 
   private static final Logger LOG = LoggerFactory.getLogger("tidemark.progress");
-  private static final Map<String, ReplayProgress> BY_SOURCE = new ConcurrentHashMap<>();
 
   private final RecordedLines lines;
   private final long intervalNanos;
@@ -27,14 +24,9 @@ final class ReplayProgress {
   private long lastLines;
   private long charsRead;
 
-  private ReplayProgress(RecordedLines lines, Duration interval) {
+  ReplayProgress(RecordedLines lines, Duration interval) {
     this.lines = lines;
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(interval.getMillis());
-  }
-
-  /** The progress of the replay source {@code sourceId} of {@code lines}. */
-  static ReplayProgress of(String sourceId, RecordedLines lines, Duration interval) {
-    return BY_SOURCE.computeIfAbsent(sourceId, id -> new ReplayProgress(lines, interval));
   }
 
   /** After a batch: {@code linesRead} in all, {@code chars} more, the watermark now. */

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.Coder;
@@ -78,8 +77,12 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   /** When a partition that has fallen this far behind the newest stops holding the watermark. */
   private Duration idleTimeout = Duration.ZERO;
 
-  /** Names this source's progress across the readers a runner makes of it. */
-  private String progressId = UUID.randomUUID().toString();
+  /**
+   * The replay's progress across the readers a runner makes of this source in one JVM (the
+   * DirectRunner makes a new one every few bundles); it lives and goes with the source, so nothing
+   * of a finished job stays behind in a long-lived TaskManager.
+   */
+  private transient @Nullable ReplayProgress progress;
 
   private ReplaySource(RecordedLines lines, EventFormat format, Duration maxOutOfOrderness) {
     this.lines = lines;
@@ -187,6 +190,14 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     }
   }
 
+  /** The progress of this source's replay, made by the first reader that asks. */
+  private synchronized ReplayProgress progress() {
+    if (progress == null) {
+      progress = new ReplayProgress(lines, progressEvery);
+    }
+    return progress;
+  }
+
   @Override
   public List<ReplaySource> split(int desiredNumSplits, PipelineOptions options) {
     // One reader: the order of the recording is what defines each line's arrival watermark.
@@ -266,10 +277,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
       this.recordsReadGauge = TidemarkMetrics.recordsRead(input);
       this.newestEventTimeGauge = TidemarkMetrics.newestEventTime(input);
       this.lagGauge = TidemarkMetrics.lag(input);
-      this.progress =
-          source.progressEvery.getMillis() > 0
-              ? ReplayProgress.of(source.progressId, source.lines, source.progressEvery)
-              : null;
+      this.progress = source.progressEvery.getMillis() > 0 ? source.progress() : null;
     }
 
     @Override
