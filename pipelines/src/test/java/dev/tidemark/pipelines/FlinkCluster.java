@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A real Flink 1.19 standalone session cluster, configured as the stack's ({@link FlinkNodes}): one
@@ -28,6 +30,7 @@ final class FlinkCluster implements AutoCloseable {
 
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TASK_MANAGER = "taskmanager";
 
   private final ChildJvms jvms;
   private final int restPort;
@@ -173,25 +176,47 @@ final class FlinkCluster implements AutoCloseable {
     jvms.close();
   }
 
-  private Process launch(String mainClass, String log) throws IOException {
-    return jvms.start(log, mainClass, "--configDir", jvms.directory().toString());
+  private Process launch(String mainClass, String log, String... more) throws IOException {
+    List<String> args =
+        new ArrayList<>(List.of(mainClass, "--configDir", jvms.directory().toString()));
+    args.addAll(List.of(more));
+    return jvms.start(log, args.toArray(String[]::new));
   }
 
   /**
-   * Kills every TaskManager at once, as crashed machines go, and starts as many new ones: whatever
-   * slots a job had, its tasks are gone, and it can only go on by restoring on the new ones.
+   * Kills every TaskManager that runs a task of the latest job at once, as crashed machines go, and
+   * starts as many new ones: the job loses every task it had and can only go on by restoring from
+   * its last checkpoint, on the slots that are left and those that come.
    */
-  void replaceTaskManagers() throws IOException {
-    List<Process> alive = taskManagerProcesses.stream().filter(Process::isAlive).toList();
-    alive.forEach(Process::destroyForcibly);
-    for (int i = 0; i < alive.size(); i++) {
+  void killTheLatestJobsTaskManagers() throws Exception {
+    String job = latestJob().orElseThrow().path("jid").asText();
+    Set<String> running = new HashSet<>();
+    for (JsonNode vertex : JSON.readTree(rest("/jobs/" + job)).path("vertices")) {
+      String vertexId = vertex.path("id").asText();
+      for (JsonNode taskManager :
+          JSON.readTree(rest("/jobs/" + job + "/vertices/" + vertexId + "/taskmanagers"))
+              .path("taskmanagers")) {
+        running.add(taskManager.path("taskmanager-id").asText());
+      }
+    }
+    if (running.isEmpty()) {
+      throw new IllegalStateException("the job " + job + " runs on no TaskManager");
+    }
+    for (String resourceId : running) {
+      taskManagerProcesses
+          .get(Integer.parseInt(resourceId.substring(TASK_MANAGER.length())) - 1)
+          .destroyForcibly();
+    }
+    for (int i = 0; i < running.size(); i++) {
       startTaskManager();
     }
   }
 
+  /** Starts one more TaskManager, whose resource id is its log's name ({@code taskmanagerN}). */
   private void startTaskManager() throws IOException {
+    String name = TASK_MANAGER + (taskManagerProcesses.size() + 1);
     taskManagerProcesses.add(
-        launch(FlinkNodes.TASK_MANAGER, "taskmanager" + (taskManagerProcesses.size() + 1)));
+        launch(FlinkNodes.TASK_MANAGER, name, "-Dtaskmanager.resource-id=" + name));
   }
 
   /**

@@ -58,16 +58,16 @@ class FlinkClusterIT {
             "--source=generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,"
                 + "seed=5,rate=150",
             "--checkpointingInterval=500",
-            "--numberOfExecutionRetries=5",
-            "--executionRetryDelay=1000");
+            "--numberOfExecutionRetries=10",
+            "--executionRetryDelay=2000");
     try {
-      // (1) Once results flow, every TaskManager dies; new ones come up.
+      // (1) Once results flow, every TaskManager the job runs on dies; new ones come up.
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
       while (Outputs.read(out()).size() < 20 && System.nanoTime() < deadline) {
         Thread.sleep(200);
       }
       assertThat(Files.readString(log()), Outputs.read(out()).size() >= 20, equalTo(true));
-      cluster.replaceTaskManagers();
+      cluster.killTheLatestJobsTaskManagers();
       // (2) The job restores from its last checkpoint and finishes.
       assertEndsWell(submit);
       JsonNode checkpoints = JSON.readTree(cluster.checkpoints());

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster (two TaskManagers), reading a real 2-partition topic at {@code --parallelism=4} (more
  * readers than partitions: two of them idle for good) and writing to a results topic. Every
  * window's latest pane, read back from the results topic, has the count the records give; and so it
- * has when every TaskManager is killed, between two bursts of records or while they stream in, and
- * the job restores from its checkpoint.
+ * has when every TaskManager the job runs on is killed, between two bursts of records or while they
+ * stream in, and the job restores from its checkpoint.
  */
 @ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaOnFlinkClusterIT {
@@ -109,7 +109,8 @@ class KafkaOnFlinkClusterIT {
     long submitted = System.nanoTime();
     Process submit = submitRestartingMetrics(topic, broker, cluster, log, Duration.ofMillis(500));
     try {
-      // (1) Once the first half's windows are out, every TaskManager dies; new ones come.
+      // (1) Once the first half's windows are out, every TaskManager the job runs on dies; new
+      // ones come.
       assertLatestPanes(
           topic,
           broker,
@@ -121,7 +122,7 @@ class KafkaOnFlinkClusterIT {
       System.out.printf(
           "the first half's windows were out %d s after the submit; killing the TaskManagers%n",
           Duration.ofNanos(killed - submitted).toSeconds());
-      cluster.replaceTaskManagers();
+      cluster.killTheLatestJobsTaskManagers();
       // (2) The second half arrives while the job restores from its last checkpoint.
       broker.send(topic, 0, second);
       // (3) Panes written before the failure may repeat; the latest pane of every window is
@@ -139,7 +140,7 @@ class KafkaOnFlinkClusterIT {
   }
 
   /**
-   * The fault at a busier moment than in the test above: every TaskManager dies while records
+   * The fault at a busier moment than in the test above: the job's TaskManagers die while records
    * stream in, with windows half counted, panes in flight and a checkpoint every 100 ms. The
    * restored job counts every record once: as of the checkpoint's barrier in its state, after it
    * read again from Kafka. (A checkpoint that takes in a record from after its barrier, as Beam's
@@ -177,7 +178,7 @@ class KafkaOnFlinkClusterIT {
       awaitCompletedCheckpoints(cluster, 5);
       int batchesBeforeTheKill = batchesSent.get();
       int checkpointsBeforeTheKill = completedCheckpoints(cluster);
-      cluster.replaceTaskManagers();
+      cluster.killTheLatestJobsTaskManagers();
       sent.get(3, TimeUnit.MINUTES);
       System.out.printf(
           "killed the TaskManagers after %d checkpoints, with %d of %d batches sent%n",
@@ -260,8 +261,8 @@ class KafkaOnFlinkClusterIT {
         log,
         "--parallelism=2",
         "--checkpointingInterval=" + interval.toMillis(),
-        "--numberOfExecutionRetries=5",
-        "--executionRetryDelay=1000");
+        "--numberOfExecutionRetries=10",
+        "--executionRetryDelay=2000");
   }
 
   private static Process submitMetrics(
