@@ -36,6 +36,7 @@ class BadConfigurationTest {
         "an option of another command | join --source=sample: | tidemark: --source is not an option of join; see join --help",
         "explain writes no results | explain --sink=file:/tmp/out.json | tidemark: --sink: explain writes nothing but its explanation, to stdout; leave it out",
         "explain runs no job | explain --runner=DirectRunner | tidemark: --runner: explain runs no job; leave it out",
+        "startup-archive makes its own runs | startup-archive --parallelism=2 | tidemark: --parallelism: startup-archive makes its own runs, on embedded Flink; leave it out",
         "a Flink option on the DirectRunner | count --runner=DirectRunner --webUi=8081 | tidemark: --webUi: count on the DirectRunner does not use it: it is Flink's; leave it out",
         "bad duration | count --windowSize=abc | tidemark: --windowSize: 'abc' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "negative ISO duration | count --allowedLateness=PT-5S | tidemark: --allowedLateness: 'PT-5S' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",

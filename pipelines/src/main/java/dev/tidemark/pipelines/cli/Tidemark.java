@@ -58,7 +58,7 @@ public final class Tidemark {
           Command.other(
               StartupArchive.Options.class,
               (options, args, out, err) -> StartupArchive.run(options, out, err),
-              Map.of()));
+              runnerOptions("makes its own runs, on embedded Flink", Set.of())));
 
   private Tidemark() {}
 
@@ -125,7 +125,7 @@ public final class Tidemark {
 
   /**
    * The options {@code explain} shares with {@code count} but has no use for, and the runner's
-   * options: it prints what a run would do, and runs none.
+   * options but {@code --parallelism}: it prints what a run would do, and runs none.
    */
   private static Map<String, String> explainIgnores() {
     Map<String, String> ignores = new TreeMap<>();
@@ -134,7 +134,19 @@ public final class Tidemark {
     }
     ignores.put("startFrom", "replays a recording, not a Kafka topic");
     ignores.put("webUi", "runs no job");
-    OptionNames.RUNNER.forEach(runner -> ignores.put(runner, "runs no job"));
+    // --parallelism is used: explain warns when more readers than partitions would idle for good.
+    ignores.putAll(runnerOptions("runs no job", Set.of("parallelism")));
+    return ignores;
+  }
+
+  /** The runner's options but {@code used}, each refused with {@code why}. */
+  private static Map<String, String> runnerOptions(String why, Set<String> used) {
+    Map<String, String> ignores = new TreeMap<>();
+    for (String runner : OptionNames.RUNNER) {
+      if (!used.contains(runner)) {
+        ignores.put(runner, why);
+      }
+    }
     return ignores;
   }
 
@@ -203,9 +215,7 @@ public final class Tidemark {
      */
     int run(String name, List<String> given, PrintStream out, PrintStream err) {
       Set<String> taken = new HashSet<>(Help.ownOptions(options).keySet());
-      if (runsPipeline) {
-        taken.addAll(OptionNames.RUNNER);
-      }
+      taken.addAll(OptionNames.RUNNER);
       Map<String, String> ignored = new TreeMap<>(ignores);
       if (runsPipeline && given.contains("--runner=DirectRunner")) {
         OptionNames.FLINK_ONLY.forEach(

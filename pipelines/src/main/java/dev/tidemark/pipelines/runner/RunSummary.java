@@ -22,7 +22,8 @@ final class RunSummary {
           TidemarkMetrics.RECORDS_IN,
           TidemarkMetrics.RESULTS_OUT,
           TidemarkMetrics.LATE_RECORDS,
-          TidemarkMetrics.DEAD_LETTERS);
+          TidemarkMetrics.DEAD_LETTERS,
+          TidemarkMetrics.IN_ANOTHER_FORMAT);
 
   private RunSummary() {}
 
@@ -35,8 +36,12 @@ final class RunSummary {
     return of(counters);
   }
 
-  /** From tidemark's counters by name ({@link #COUNTERS}). */
+  /**
+   * From tidemark's counters by name ({@link #COUNTERS}); with a hint when dead letters look
+   * written in another format than the one read.
+   */
   static String of(Map<String, Long> counters) {
+    long inAnotherFormat = counters.getOrDefault(TidemarkMetrics.IN_ANOTHER_FORMAT, 0L);
     return "tidemark: "
         + counters.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L)
         + " records in, "
@@ -45,7 +50,13 @@ final class RunSummary {
         + counters.getOrDefault(TidemarkMetrics.LATE_RECORDS, 0L)
         + " late, "
         + counters.getOrDefault(TidemarkMetrics.DEAD_LETTERS, 0L)
-        + " dead letters";
+        + " dead letters"
+        + (inAnotherFormat == 0
+            ? ""
+            : " ("
+                + inAnotherFormat
+                + " of them look written in another format than the one read; explain says"
+                + " which)");
   }
 
   private static long counter(PipelineResult result, String name) {

@@ -33,6 +33,9 @@ public final class TidemarkMetrics {
   /** Records that could not be used, in the dead-letter output with the reason. */
   public static final String DEAD_LETTERS = "deadLetters";
 
+  /** Dead letters that look written in another format than the one read (a JSON line as CSV). */
+  public static final String IN_ANOTHER_FORMAT = "deadLettersInAnotherFormat";
+
   private TidemarkMetrics() {}
 
   public static Counter recordsIn() {
@@ -49,6 +52,10 @@ public final class TidemarkMetrics {
 
   public static Counter deadLetters() {
     return Metrics.counter(NAMESPACE, DEAD_LETTERS);
+  }
+
+  public static Counter inAnotherFormat() {
+    return Metrics.counter(NAMESPACE, IN_ANOTHER_FORMAT);
   }
 
   /** The name of {@code input}'s watermark gauge, e.g. {@code watermark[orders-3]}. */

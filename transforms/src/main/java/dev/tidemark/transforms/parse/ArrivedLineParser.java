@@ -4,6 +4,7 @@ import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import java.io.Serializable;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
@@ -27,6 +28,14 @@ public final class ArrivedLineParser implements Serializable {
   /** Parses with {@code format}, refusing event times further ahead than {@code clockSkewGuard}. */
   public static ArrivedLineParser of(EventFormat format, ClockSkewGuard clockSkewGuard) {
     return new ArrivedLineParser(format, clockSkewGuard);
+  }
+
+  /**
+   * What {@code line}, a dead letter, looks like instead, if it looks written in another format
+   * ({@link EventFormat#anotherFormat}); null otherwise.
+   */
+  public @Nullable String anotherFormat(ArrivedLine line) {
+    return line.deadReason() == null ? format.anotherFormat(line.text()) : null;
   }
 
   /**

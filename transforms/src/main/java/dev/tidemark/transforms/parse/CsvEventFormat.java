@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.parse;
 
 import dev.tidemark.transforms.model.Event;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * {@code key,epochMillis[,value]} lines, like scenario S1's {@code 01,1586489566000}. A third
@@ -24,6 +25,13 @@ public final class CsvEventFormat implements EventFormat {
   /** {@code key,epochMillis,value}. */
   public CsvEventFormat withValue() {
     return new CsvEventFormat(true);
+  }
+
+  @Override
+  public @Nullable String anotherFormat(String raw) {
+    return raw.stripLeading().startsWith("{")
+        ? "JSON objects, which --format=json reads (with --keyField and --timeField)"
+        : null;
   }
 
   @Override

@@ -16,6 +16,15 @@ public interface EventFormat extends Serializable {
    */
   Event parse(String raw) throws BadRecordException;
 
+  /**
+   * What {@code raw}, which this format cannot parse, looks like instead, and which format reads
+   * it: a hint for a user who named the wrong format (a JSON file read as CSV); null when it looks
+   * like no other format.
+   */
+  default @Nullable String anotherFormat(String raw) {
+    return null;
+  }
+
   /** The event time this format finds in a record, or null when it cannot parse the record. */
   default SerializableFunction<String, @Nullable Instant> eventTimes() {
     return raw -> {

@@ -98,6 +98,14 @@ public final class JsonEventFormat implements EventFormat {
   }
 
   @Override
+  public @Nullable String anotherFormat(String raw) {
+    String text = raw.stripLeading();
+    return !text.isEmpty() && !text.startsWith("{") && text.contains(",")
+        ? "comma-separated lines, which --format=csv reads (key,epochMillis)"
+        : null;
+  }
+
+  @Override
   public Event parse(String raw) throws BadRecordException {
     @Nullable Event flat = parseFlat(raw);
     return flat != null ? flat : parseWithJackson(raw);

@@ -13,6 +13,7 @@ final class ParseEventFn extends DoFn<ArrivedLine, Event> {
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
+  private final Counter inAnotherFormat = TidemarkMetrics.inAnotherFormat();
   private final ArrivedLineParser parser;
 
   ParseEventFn(ArrivedLineParser parser) {
@@ -36,6 +37,9 @@ final class ParseEventFn extends DoFn<ArrivedLine, Event> {
       out.get(ParseEvents.EVENTS).outputWithTimestamp(event, event.eventTime());
     } catch (BadRecordException e) {
       deadLetters.inc();
+      if (parser.anotherFormat(line) != null) {
+        inAnotherFormat.inc();
+      }
       out.get(ParseEvents.DEAD_LETTER)
           .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
     }

@@ -74,6 +74,8 @@ final class ExplainReplay {
   private final OutOfPlace outOfPlace;
   private long lateCount;
   private long deadCount;
+  private long inAnotherFormat;
+  private @Nullable String anotherFormat;
   private long pointStep = 1;
   private long lines;
   private @Nullable Instant previousWatermark;
@@ -106,6 +108,15 @@ final class ExplainReplay {
     stopHolding();
     List<String> warnings = new ArrayList<>(outOfPlace.warnings());
     emptyPartitionsWarning().ifPresent(warnings::add);
+    if (inAnotherFormat > 0) {
+      warnings.add(
+          inAnotherFormat
+              + " of "
+              + deadCount
+              + " dead letters look like "
+              + anotherFormat
+              + ": is the format right?");
+    }
     if (lateCount > late.size() || deadCount > deadLetters.size()) {
       warnings.add(
           "only the first " + MAX_LISTED + " late records and dead letters each are listed");
@@ -134,6 +145,11 @@ final class ExplainReplay {
       event = parser.parse(line, Instant.now());
     } catch (BadRecordException e) {
       deadCount++;
+      String another = parser.anotherFormat(line);
+      if (another != null) {
+        inAnotherFormat++;
+        anotherFormat = another;
+      }
       outOfPlace.deadLetter(line, e.getMessage());
       if (deadLetters.size() < MAX_LISTED) {
         deadLetters.add(new DeadLine(line.position(), line.text(), e.getMessage()));

@@ -49,6 +49,7 @@ final class GatherWindowRecordsFn<AccumT>
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
+  private final Counter inAnotherFormat = TidemarkMetrics.inAnotherFormat();
   private final Counter lateRecords = TidemarkMetrics.lateRecords();
   private final ArrivedLineParser parser;
   private final int input;
@@ -86,6 +87,9 @@ final class GatherWindowRecordsFn<AccumT>
         event = parser.parse(line, now);
       } catch (BadRecordException e) {
         deadLetters.inc();
+        if (parser.anotherFormat(line) != null) {
+          inAnotherFormat.inc();
+        }
         out.get(ParseEvents.DEAD_LETTER)
             .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
         continue;
