@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.flink.configuration.MetricOptions;
 
 /**
  * A running job, seen and stopped through Flink's REST API (an embedded run's or a cluster's), for
@@ -29,6 +30,8 @@ final class FlinkJob {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
+  private static final long DEFAULT_REFRESH_MILLIS =
+      MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.defaultValue();
 
   /** One client for every call: the watcher asks once a second. */
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
@@ -108,6 +111,19 @@ final class FlinkJob {
       }
     }
     return counters;
+  }
+
+  /**
+   * How often the REST API refreshes the metrics it shows ({@code metrics.fetcher.update-interval}
+   * of the JobManager's configuration, Flink's default when it has none).
+   */
+  long metricsRefreshMillis() throws IOException {
+    for (JsonNode entry : get(api + "/jobmanager/config")) {
+      if (entry.path("key").asText().equals(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key())) {
+        return entry.path("value").asLong(DEFAULT_REFRESH_MILLIS);
+      }
+    }
+    return DEFAULT_REFRESH_MILLIS;
   }
 
   /** Cancels the job, as the Web UI's "Cancel Job" does. */

@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  *       window fires and every result reaches its sink, but Flink keeps the job running for the
  *       Impulse that started the socket's reader (Beam's FlinkRunner cannot let it finish: the
  *       reader's pending timers would be dropped). A watcher asks Flink's REST API once a second
- *       whether every operator has seen the end of its input; {@link #SETTLE_MILLIS} after that,
- *       when every bundle has been written and its metrics reported, it takes the counts and
- *       cancels the job: summary, exit 0.
+ *       whether every operator has seen the end of its input; after that, once two readings of the
+ *       counts one refresh of the REST API's metrics apart agree (every bundle has been written and
+ *       its metrics reported), it takes the counts and cancels the job: summary, exit 0.
  *   <li>SIGTERM or Ctrl-C: the job is cancelled (on the DirectRunner through its result, on Flink
  *       through the REST API, embedded or on a cluster) and the summary of what it processed so far
  *       is printed, marked as stopped; the JVM exits with 128 + the signal's number (143 for
@@ -47,8 +47,8 @@ public final class PipelineRun {
    */
   static final int STOPPED = 130;
 
-  /** How long after the end of its input a job's last bundles and metrics take to settle. */
-  static final long SETTLE_MILLIS = 2_500;
+  /** How many readings of the counters {@link #settledCounters} makes at the most. */
+  private static final int MAX_SETTLING_READS = 10;
 
   private static final String STOPPED_NOTE = " (stopped by a signal: counts up to the stop)";
 
@@ -180,20 +180,39 @@ public final class PipelineRun {
     }
   }
 
-  /** Cancels the job if every operator has seen the end of its input, and stays so; whether so. */
+  /**
+   * Cancels the job if every operator has seen the end of its input, once the counts its last
+   * bundles reported have reached the REST API; whether it did.
+   */
   private boolean cancelIfDrained() throws IOException, InterruptedException {
     Optional<FlinkJob> job = job();
     if (job.isEmpty() || !job.get().hasSeenTheEndOfItsInput()) {
       return false;
     }
-    Thread.sleep(SETTLE_MILLIS);
-    if (!job.get().hasSeenTheEndOfItsInput()) {
-      return false;
-    }
-    drained.set(job.get().counters());
+    drained.set(settledCounters(job.get()));
     LOG.info("every operator has seen the end of its input; ending the job");
     job.get().cancel();
     return true;
+  }
+
+  /**
+   * The job's counters once two readings, one refresh of the REST API's metrics apart, agree: the
+   * metrics of the bundles that ended last are in. Counters that still change after {@link
+   * #MAX_SETTLING_READS} readings are taken as they are then, so a run always ends.
+   */
+  private static Map<String, Long> settledCounters(FlinkJob job)
+      throws IOException, InterruptedException {
+    long refreshMillis = job.metricsRefreshMillis();
+    Map<String, Long> previous = job.counters();
+    for (int read = 1; read < MAX_SETTLING_READS; read++) {
+      Thread.sleep(refreshMillis);
+      Map<String, Long> current = job.counters();
+      if (current.equals(previous)) {
+        return current;
+      }
+      previous = current;
+    }
+    return previous;
   }
 
   /** The shutdown hook on Flink: counts so far, cancel, summary. */
