@@ -1,0 +1,113 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+
+import dev.tidemark.transforms.testing.ChildJvms;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's "In your own Beam pipeline" works as a user follows it: the library installed with
+ * {@code mvn install}, then a new Maven project made of nothing but the section's {@code pom.xml}
+ * and its code (the imports, the code, the {@code main}) compiles against it, from Maven Central
+ * and the local repository, and prints what the section says it prints.
+ */
+class ReadmeLibraryIT {
+
+  private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+  private static final Pattern BLOCK = Pattern.compile("```(xml|java)\n(.*?)```\n", Pattern.DOTALL);
+
+  @TempDir Path project;
+
+  @Test
+  void aNewProjectBuiltFromTheReadmeAloneRunsItsExample() throws Exception {
+    String section = section(Files.readString(REPOSITORY.resolve("README.md")));
+    List<String> xml = blocks(section, "xml");
+    List<String> java = blocks(section, "java");
+    Files.writeString(project.resolve("pom.xml"), xml.get(0));
+    Path source = project.resolve("src/main/java/example/CountClicks.java");
+    Files.createDirectories(source.getParent());
+    Files.writeString(
+        source,
+        "package example;\n\n"
+            + java.get(0)
+            + "\npublic class CountClicks {\n"
+            + java.get(1)
+            + "\n"
+            + java.get(2)
+            + "}\n");
+
+    run(REPOSITORY, "mvn", "-B", "-q", "install", "-DskipTests", "-pl", "transforms", "-am");
+    run(
+        project,
+        "mvn",
+        "-B",
+        "-q",
+        "compile",
+        "dependency:build-classpath",
+        "-Dmdep.outputFile=cp.txt");
+    String classPath =
+        project.resolve("target/classes") + ":" + Files.readString(project.resolve("cp.txt"));
+    List<String> printed =
+        run(
+            project,
+            ChildJvms.java("-cp", classPath, "example.CountClicks")
+                .command()
+                .toArray(String[]::new));
+
+    assertThat(
+        String.join("\n", printed),
+        printed,
+        hasItems(
+            "01: 2 in [2020-04-10T03:32:45.000Z, 2020-04-10T03:32:50.000Z) ON_TIME",
+            "dead letter: not a click (expected 2 comma-separated fields (key,epochMillis), found"
+                + " 1)"));
+  }
+
+  private static String section(String readme) {
+    int start = readme.indexOf("## In your own Beam pipeline");
+    return readme.substring(start, readme.indexOf("\n## ", start + 1));
+  }
+
+  /** The fenced blocks of {@code language} in {@code text}, in order. */
+  private static List<String> blocks(String text, String language) {
+    List<String> blocks = new ArrayList<>();
+    Matcher block = BLOCK.matcher(text);
+    while (block.find()) {
+      if (block.group(1).equals(language)) {
+        blocks.add(block.group(2));
+      }
+    }
+    return blocks;
+  }
+
+  /** Runs {@code command} in {@code directory}; its output, one line each, once it exited 0. */
+  private List<String> run(Path directory, String... command) throws Exception {
+    Path log = Files.createTempFile(project.getParent(), "readme-library", ".log");
+    Process process =
+        new ProcessBuilder(command)
+            .directory(directory.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    boolean ended = process.waitFor(5, TimeUnit.MINUTES);
+    if (!ended) {
+      process.destroyForcibly();
+    }
+    List<String> output = Files.readAllLines(log);
+    assertThat(
+        String.join(" ", command) + "\n" + String.join("\n", output),
+        ended && process.exitValue() == 0,
+        equalTo(true));
+    return output;
+  }
+}
