@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
 import dev.tidemark.transforms.testing.ChildJvms;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,7 +48,8 @@ class ReadmeLibraryIT {
             + java.get(2)
             + "}\n");
 
-    run(REPOSITORY, "mvn", "-B", "-q", "install", "-DskipTests", "-pl", "transforms", "-am");
+    Path copy = copyOfTheLibrarysSources();
+    run(copy, "mvn", "-B", "-q", "install", "-Dmaven.test.skip=true", "-pl", "transforms", "-am");
     run(
         project,
         "mvn",
@@ -73,6 +76,35 @@ class ReadmeLibraryIT {
                 + " 1)"));
   }
 
+  /**
+   * The repository's poms and the sources of the library and what it is built with, copied out of
+   * this build's own directories: the library is built and installed from there, as a user would
+   * from a clone, without rewriting the jars this test run has open.
+   */
+  private Path copyOfTheLibrarysSources() throws IOException {
+    Path copy = Files.createDirectories(project.resolve("tidemark-clone"));
+    for (String pom :
+        List.of(
+            "pom.xml",
+            "transforms/pom.xml",
+            "pipelines/pom.xml",
+            "src/stack/pom.xml",
+            "src/benchmarks/pom.xml")) {
+      Files.createDirectories(copy.resolve(pom).getParent());
+      Files.copy(REPOSITORY.resolve(pom), copy.resolve(pom));
+    }
+    for (String sources : List.of("transforms/src/main", "src/stack/src/main")) {
+      try (Stream<Path> files = Files.walk(REPOSITORY.resolve(sources))) {
+        for (Path file : files.filter(Files::isRegularFile).toList()) {
+          Path target = copy.resolve(REPOSITORY.relativize(file));
+          Files.createDirectories(target.getParent());
+          Files.copy(file, target);
+        }
+      }
+    }
+    return copy;
+  }
+
   private static String section(String readme) {
     int start = readme.indexOf("## In your own Beam pipeline");
     return readme.substring(start, readme.indexOf("\n## ", start + 1));
@@ -92,7 +124,7 @@ class ReadmeLibraryIT {
 
   /** Runs {@code command} in {@code directory}; its output, one line each, once it exited 0. */
   private List<String> run(Path directory, String... command) throws Exception {
-    Path log = Files.createTempFile(project.getParent(), "readme-library", ".log");
+    Path log = Files.createTempFile(project, "run", ".log");
     Process process =
         new ProcessBuilder(command)
             .directory(directory.toFile())
