@@ -89,6 +89,21 @@ class BadConfigurationTest {
   }
 
   @Test
+  void stdoutIsNoSinkOnACluster() {
+    CommandLine run =
+        CommandLine.run("count", "--flinkMaster=127.0.0.1:1", "--sink=file:/tmp/results.json");
+
+    assertThat(run.exitCode, equalTo(2));
+    String why =
+        ": stdout on a cluster is the TaskManagers' log, where records are lost among Flink's"
+            + " lines; give kafka://HOST:PORT/TOPIC, or file:PATH on a path every TaskManager"
+            + " shares";
+    assertThat(
+        run.err.lines().toList(),
+        equalTo(List.of("tidemark: --lateSink" + why, "tidemark: --deadLetterSink" + why)));
+  }
+
+  @Test
   void webUiOnAPortInUseFailsBeforeTheJobStarts() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();

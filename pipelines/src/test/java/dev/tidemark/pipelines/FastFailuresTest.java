@@ -22,6 +22,13 @@ class FastFailuresTest {
 
   private static final long SECONDS_AT_MOST = 30;
 
+  /** The sinks a cluster takes: stdout would be its TaskManagers' log. */
+  private static final String[] FILE_SINKS = {
+    "--sink=file:" + System.getProperty("java.io.tmpdir") + "/results.json",
+    "--lateSink=file:" + System.getProperty("java.io.tmpdir") + "/late.json",
+    "--deadLetterSink=file:" + System.getProperty("java.io.tmpdir") + "/dead.json"
+  };
+
   @Test
   void noBrokerAtTheSourceAddress() {
     assertFailsFast(
@@ -46,7 +53,10 @@ class FastFailuresTest {
         "tidemark: --flinkMaster: no Flink cluster answered at 127.0.0.1:1 within 10 s"
             + " (connection refused); check the JobManager's REST address",
         "count",
-        "--flinkMaster=127.0.0.1:1");
+        "--flinkMaster=127.0.0.1:1",
+        FILE_SINKS[0],
+        FILE_SINKS[1],
+        FILE_SINKS[2]);
   }
 
   @Test
@@ -67,7 +77,10 @@ class FastFailuresTest {
               + address
               + " answered GET /config with HTTP 404, not as a Flink JobManager does",
           "count",
-          "--flinkMaster=" + address);
+          "--flinkMaster=" + address,
+          FILE_SINKS[0],
+          FILE_SINKS[1],
+          FILE_SINKS[2]);
     } finally {
       notFlink.stop(0);
     }
@@ -78,7 +91,10 @@ class FastFailuresTest {
     assertFailsFast(
         "tidemark: --flinkMaster: 'cluster-one' is not HOST:PORT",
         "count",
-        "--flinkMaster=cluster-one");
+        "--flinkMaster=cluster-one",
+        FILE_SINKS[0],
+        FILE_SINKS[1],
+        FILE_SINKS[2]);
   }
 
   private static void assertFailsFast(String firstWords, String... args) {

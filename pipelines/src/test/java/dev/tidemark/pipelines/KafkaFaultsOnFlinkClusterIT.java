@@ -268,6 +268,11 @@ class KafkaFaultsOnFlinkClusterIT {
                 "--idleTimeout=3s",
                 "--parallelism=2"));
     args.addAll(List.of(options));
+    // A cluster's stdout is its log: late records and dead letters go to files, unless given.
+    args.add("--lateSink=file:" + directory.resolve(topic + "-late.json"));
+    if (args.stream().noneMatch(arg -> arg.startsWith("--deadLetterSink="))) {
+      args.add("--deadLetterSink=file:" + directory.resolve(topic + "-dead.json"));
+    }
     return cluster.submit(directory.resolve(topic + ".log"), args.toArray(String[]::new));
   }
 

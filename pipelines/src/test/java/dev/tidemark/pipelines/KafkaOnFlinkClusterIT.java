@@ -274,6 +274,8 @@ class KafkaOnFlinkClusterIT {
                 "metrics",
                 "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
                 "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
+                "--lateSink=file:" + log.resolveSibling(topic + "-late.json"),
+                "--deadLetterSink=file:" + log.resolveSibling(topic + "-dead.json"),
                 "--idleTimeout=3s"));
     args.addAll(List.of(options));
     return cluster.submit(log, args.toArray(String[]::new));

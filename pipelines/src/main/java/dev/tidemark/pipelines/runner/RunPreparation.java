@@ -1,16 +1,20 @@
 package dev.tidemark.pipelines.runner;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import dev.tidemark.pipelines.io.KafkaAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.runners.flink.FlinkRunner;
 
 /**
  * What a run needs outside its pipeline, checked or made by the command line once the pipeline is
  * built and before it runs: a Kafka broker and topic at every {@code kafka://} address, a running
- * JobManager at {@code --flinkMaster}, and for an embedded run its loopback-only configuration and
- * run directory ({@link EmbeddedFlink}). Building a pipeline does none of this, so a test builds
- * one without a network or a disk.
+ * JobManager at {@code --flinkMaster} and no sink on a cluster's stdout, and for an embedded run
+ * its loopback-only configuration and run directory ({@link EmbeddedFlink}). Building a pipeline
+ * does none of this, so a test builds one without a network or a disk.
  */
 public final class RunPreparation {
 
@@ -36,9 +40,38 @@ public final class RunPreparation {
     if (options.getRunner() == FlinkRunner.class) {
       String master = options.getFlinkMaster();
       if (master != null && !master.startsWith("[")) {
+        requireNoStdoutOnACluster(options);
         FlinkMasterCheck.requireCluster(master);
       }
       EmbeddedFlink.configure(options);
+    }
+  }
+
+  /**
+   * On a cluster, stdout is the TaskManagers' log: results, late records or dead letters written
+   * there are mixed with Flink's logging, on whichever machine ran the task, and go with the log.
+   *
+   * @throws ConfigurationException one line for each sink that is stdout
+   */
+  private static void requireNoStdoutOnACluster(TidemarkOptions options) {
+    Map<String, String> sinks = new LinkedHashMap<>();
+    sinks.put("sink", options.getSink());
+    sinks.put("lateSink", options.getLateSink());
+    sinks.put("deadLetterSink", options.getDeadLetterSink());
+    List<String> mistakes = new ArrayList<>();
+    sinks.forEach(
+        (option, sink) -> {
+          if (sink == null || sink.trim().equals("stdout")) {
+            mistakes.add(
+                "--"
+                    + option
+                    + ": stdout on a cluster is the TaskManagers' log, where records are lost among"
+                    + " Flink's lines; give kafka://HOST:PORT/TOPIC, or file:PATH on a path every"
+                    + " TaskManager shares");
+          }
+        });
+    if (!mistakes.isEmpty()) {
+      throw new ConfigurationException(String.join("\n", mistakes));
     }
   }
 }
