@@ -68,17 +68,7 @@ class KafkaPipelinesIT {
     Path out = directory.resolve("counts.json");
     Path dead = directory.resolve("counts-dead.json");
 
-    CountPipeline.Options options =
-        PipelineOptionsFactory.fromArgs(
-                "--source=kafka://" + broker.bootstrapServers() + "/clicks",
-                "--sink=file:" + out,
-                "--deadLetterSink=file:" + dead,
-                "--idleTimeout=3s",
-                "--runner=DirectRunner",
-                "--blockOnRun=false")
-            .withValidation()
-            .as(CountPipeline.Options.class);
-    PipelineResult running = CountPipeline.build(options).run();
+    PipelineResult running = startCount("clicks", out, dead);
     try {
       Supplier<Map<String, Long>> finals = () -> finalCounts(out);
       assertThat(awaitEqual(finals, expected, 120), equalTo(expected));
@@ -127,18 +117,7 @@ class KafkaPipelinesIT {
     Path out = directory.resolve("long-counts.json");
     Path dead = directory.resolve("long-dead.json");
 
-    CountPipeline.Options options =
-        PipelineOptionsFactory.fromArgs(
-                "--source=kafka://" + broker.bootstrapServers() + "/long-values",
-                "--sink=file:" + out,
-                "--deadLetterSink=file:" + dead,
-                "--maxRecordBytes=100000",
-                "--idleTimeout=3s",
-                "--runner=DirectRunner",
-                "--blockOnRun=false")
-            .withValidation()
-            .as(CountPipeline.Options.class);
-    PipelineResult running = CountPipeline.build(options).run();
+    PipelineResult running = startCount("long-values", out, dead, "--maxRecordBytes=100000");
     try {
       Map<String, Long> expected = Map.of("a," + base, 2L);
       assertThat(awaitEqual(() -> finalCounts(out), expected, 120), equalTo(expected));
@@ -221,6 +200,28 @@ class KafkaPipelinesIT {
             "tidemark: --lateSink: topic 'no-late-topic' does not exist on the broker at "
                 + broker.bootstrapServers()
                 + "; create it first (tidemark does not create topics)"));
+  }
+
+  /**
+   * Starts {@code count} on the DirectRunner from {@code topic}, into the files {@code out} and
+   * {@code dead}, closing the last windows 3 s after the topic goes quiet; it runs until cancelled.
+   */
+  private static PipelineResult startCount(String topic, Path out, Path dead, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+                "--sink=file:" + out,
+                "--deadLetterSink=file:" + dead,
+                "--idleTimeout=3s",
+                "--runner=DirectRunner",
+                "--blockOnRun=false"));
+    args.addAll(List.of(more));
+    CountPipeline.Options options =
+        PipelineOptionsFactory.fromArgs(args.toArray(String[]::new))
+            .withValidation()
+            .as(CountPipeline.Options.class);
+    return CountPipeline.build(options).run();
   }
 
   private static Map<String, Long> finalCounts(Path out) {
