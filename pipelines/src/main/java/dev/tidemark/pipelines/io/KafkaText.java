@@ -1,5 +1,6 @@
 package dev.tidemark.pipelines.io;
 
+import dev.tidemark.transforms.io.RecordLimit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,16 +15,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * A Kafka record's value as text, decoded once, strictly ({@link Utf8Text}): either the text, or
  * the reason it is a dead letter with what can be shown of it: a value that is not UTF-8, with
- * replacement characters; a value longer than the limit, only its first {@link #KEPT_BYTES} bytes.
- * Read by the timestamp policy and by the parse step alike.
+ * replacement characters; a value longer than the limit, only its first bytes ({@link
+ * RecordLimit}). Read by the timestamp policy and by the parse step alike.
  */
 record KafkaText(String text, @Nullable String deadReason) {
 
   /** The consumer property that carries the limit to the deserializer. */
   static final String MAX_RECORD_BYTES = "tidemark.max.record.bytes";
-
-  /** How much of a value longer than the limit a dead letter shows. */
-  static final int KEPT_BYTES = 1024;
 
   /** {@code bytes} decoded; an absent value is empty text. */
   static KafkaText of(byte @Nullable [] bytes, int maxRecordBytes) {
@@ -31,16 +29,9 @@ record KafkaText(String text, @Nullable String deadReason) {
       return new KafkaText("", null);
     }
     if (bytes.length > maxRecordBytes) {
-      int kept = Math.min(KEPT_BYTES, maxRecordBytes);
       return new KafkaText(
-          new String(bytes, 0, kept, StandardCharsets.UTF_8),
-          "a value of "
-              + bytes.length
-              + " bytes, longer than the limit of "
-              + maxRecordBytes
-              + "; only its first "
-              + kept
-              + " bytes are kept");
+          new String(bytes, 0, RecordLimit.keptBytes(maxRecordBytes), StandardCharsets.UTF_8),
+          RecordLimit.reason("value", bytes.length, maxRecordBytes));
     }
     String text = Utf8Text.decodeOrNull(bytes);
     return text != null

@@ -20,16 +20,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * line once, straight into its String.
  *
  * <p>A line longer than {@code maxLineBytes} is not held whole: the reader keeps its first {@link
- * #KEPT_BYTES} bytes, skips the rest up to its end of line while counting them, and returns what it
- * kept, with {@link #whyCut} saying so. Its buffer never grows past about twice the limit, so a
- * file with a gigabyte on one line costs as little memory as one without.
+ * RecordLimit#KEPT_BYTES} bytes, skips the rest up to its end of line while counting them, and
+ * returns what it kept, with {@link #whyCut} saying so. Its buffer never grows past about twice the
+ * limit, so a file with a gigabyte on one line costs as little memory as one without.
  */
 final class Utf8LineReader implements Closeable {
 
   static final int DEFAULT_BUFFER_BYTES = 1 << 16;
-
-  /** How much of a line longer than the limit is kept, for the dead letter that shows it. */
-  static final int KEPT_BYTES = 1024;
 
   private final InputStream in;
   private final int maxLineBytes;
@@ -56,7 +53,8 @@ final class Utf8LineReader implements Closeable {
     }
     this.in = in;
     this.maxLineBytes = maxLineBytes;
-    this.buffer = new byte[(int) Math.min(bufferBytes, Math.max(maxLineBytes, KEPT_BYTES) + 1L)];
+    this.buffer =
+        new byte[(int) Math.min(bufferBytes, Math.max(maxLineBytes, RecordLimit.KEPT_BYTES) + 1L)];
   }
 
   /**
@@ -68,8 +66,8 @@ final class Utf8LineReader implements Closeable {
   }
 
   /**
-   * The next line, without its end of line, or its first {@link #KEPT_BYTES} bytes if it is longer
-   * than the limit ({@link #whyCut}); null at the end of the stream.
+   * The next line, without its end of line, or its first {@link RecordLimit#KEPT_BYTES} bytes if it
+   * is longer than the limit ({@link #whyCut}); null at the end of the stream.
    */
   @Nullable String readLine() throws IOException {
     whyCut = null;
@@ -136,18 +134,11 @@ final class Utf8LineReader implements Closeable {
 
   /** The first bytes of the line at {@code start}, for a line longer than the limit. */
   private String kept() {
-    return new String(buffer, start, Math.min(KEPT_BYTES, maxLineBytes), StandardCharsets.UTF_8);
+    return new String(buffer, start, RecordLimit.keptBytes(maxLineBytes), StandardCharsets.UTF_8);
   }
 
   private String cut(String kept, long length) {
-    whyCut =
-        "a line of "
-            + length
-            + " bytes, longer than the limit of "
-            + maxLineBytes
-            + "; only its first "
-            + Math.min(KEPT_BYTES, maxLineBytes)
-            + " bytes are kept";
+    whyCut = RecordLimit.reason("line", length, maxLineBytes);
     return kept;
   }
 

@@ -78,7 +78,7 @@ class Utf8LineReaderTest {
         new Utf8LineReader(stream("a\n" + "x".repeat(5_000) + "\nb"), 16, 2_000);
     assertThat(reader.readLine(), equalTo("a"));
     assertThat(reader.whyCut(), nullValue());
-    assertThat(reader.readLine(), equalTo("x".repeat(Utf8LineReader.KEPT_BYTES)));
+    assertThat(reader.readLine(), equalTo("x".repeat(RecordLimit.KEPT_BYTES)));
     assertThat(
         reader.whyCut(),
         equalTo(
@@ -174,7 +174,7 @@ class Utf8LineReaderTest {
         };
     Utf8LineReader reader =
         new Utf8LineReader(hundredMegabytes, Utf8LineReader.DEFAULT_BUFFER_BYTES, limit);
-    assertThat(reader.readLine(), equalTo("z".repeat(Utf8LineReader.KEPT_BYTES)));
+    assertThat(reader.readLine(), equalTo("z".repeat(RecordLimit.KEPT_BYTES)));
     assertThat(reader.whyCut(), containsString("a line of " + length + " bytes"));
     assertThat(reader.readLine(), nullValue());
     assertThat(reader.bufferBytes(), lessThanOrEqualTo(2 * limit));
