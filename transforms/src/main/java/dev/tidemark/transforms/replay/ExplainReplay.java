@@ -3,6 +3,7 @@ package dev.tidemark.transforms.replay;
 import dev.tidemark.transforms.io.ReplaySource;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
@@ -16,7 +17,11 @@ import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
 import dev.tidemark.transforms.watermark.PartitionedWatermark;
 import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.Arrival;
+import dev.tidemark.transforms.windowing.CountAndSumFn;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.PaneEngine;
+import dev.tidemark.transforms.windowing.WindowState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -30,7 +35,7 @@ import java.util.stream.Collectors;
 import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -40,9 +45,8 @@ import org.joda.time.Instant;
  * {@link ReplayTimeline}. It reads the lines with the replay's own source ({@link ReplaySource}, so
  * every line meets the watermark it meets in the pipeline), parses them with the replay's own
  * parser, and judges each record with {@link Arrival}, the rule of {@link GatherWindowRecordsFn};
- * the panes follow {@link ReplayPanesFn}: an ON_TIME pane if any record was on time, then one LATE
- * pane per record late within the lateness, in the order they met the watermark, the last final.
- * Replays fast enough to emit no EARLY pane (any replay of a file, unpaced) match it exactly.
+ * the panes are decided by the replay's own {@link PaneEngine}, as {@link ReplayPanesFn} decides
+ * them. Replays fast enough to emit no EARLY pane (any replay of a file, unpaced) match it exactly.
  *
  * <p>A window closes when the watermark reaches its end: the watermark a line meets is the one left
  * by the lines before it, so a window that the line at position n finds closed was closed by line n
@@ -65,7 +69,14 @@ final class ExplainReplay {
   private final List<HeldBack> heldBack = new ArrayList<>();
   private @Nullable HeldBack holding;
 
-  private final Map<String, Map<Instant, KeyWindow>> keyWindows = new TreeMap<>();
+  /** One on-time line, as the engine's count of a window takes it. */
+  private static final KV<Long, Long> ONE_RECORD = KV.of(1L, 0L);
+
+  /** The replay's pane rules, counting each window's lines. */
+  private final PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine;
+
+  private final Map<String, Map<Instant, WindowState<Long, KV<Long, Long>>>> keyWindows =
+      new TreeMap<>();
   private final TreeMap<Instant, OpenClose> openWindows = new TreeMap<>();
   private final List<WindowClose> closed = new ArrayList<>();
   private final List<LateLine> late = new ArrayList<>();
@@ -87,6 +98,8 @@ final class ExplainReplay {
     this.outOfPlace = new OutOfPlace(windowing, replay.maxOutOfOrderness());
     this.source = replay.sourceInBatches(ReplayPanes.LINES_PER_BATCH);
     this.partitioned = source.newWatermark();
+    this.engine =
+        PaneEngine.replay(windowing, CountAndSumFn.<Long>summing(line -> 0L), Long::compare);
   }
 
   static ReplayTimeline of(Replay replay, EventTimeWindowing windowing) {
@@ -179,12 +192,12 @@ final class ExplainReplay {
         }
       }
       case LATE_WITHIN_LATENESS -> {
-        keyWindow(event.key(), window).lateWithinLateness.add(line.position());
+        engine.addLateWithinLateness(keyWindow(event.key(), window), line.position());
         points.add(
             new Point(line.position(), event.eventTime(), watermark, Kind.LATE_WITHIN_LATENESS));
       }
       case ON_TIME -> {
-        keyWindow(event.key(), window).onTime++;
+        engine.addOnTime(keyWindow(event.key(), window), ONE_RECORD, 1);
         openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
         if (line.position() % pointStep == 0) {
           addOnTimePoint(new Point(line.position(), event.eventTime(), watermark, Kind.ON_TIME));
@@ -285,45 +298,31 @@ final class ExplainReplay {
     }
   }
 
-  private KeyWindow keyWindow(String key, IntervalWindow window) {
+  private WindowState<Long, KV<Long, Long>> keyWindow(String key, IntervalWindow window) {
     return keyWindows
         .computeIfAbsent(key, k -> new TreeMap<>())
-        .computeIfAbsent(window.start(), start -> new KeyWindow(window));
+        .computeIfAbsent(window.start(), engine::open);
   }
 
-  /** The panes {@link ReplayPanesFn} emits, by key and window. */
+  /** The panes the replay emits, by key and window: the engine's, once every window expired. */
   private List<Pane> panes() {
     List<Pane> panes = new ArrayList<>();
     keyWindows.forEach(
         (key, windows) ->
             windows.forEach(
-                (start, keyWindow) -> {
-                  IntervalWindow window = keyWindow.window;
-                  List<Long> lateLines = keyWindow.lateWithinLateness;
-                  long count = keyWindow.onTime;
-                  long index = 0;
-                  if (count > 0) {
+                (start, state) -> {
+                  for (PaneEngine.Pane<KV<Long, Long>> decided :
+                      engine.onWatermark(state, Watermarks.MAX)) {
+                    WindowPane pane = decided.pane();
                     panes.add(
                         new Pane(
                             key,
-                            window.start(),
-                            window.end(),
-                            Timing.ON_TIME,
-                            index++,
-                            lateLines.isEmpty(),
-                            count));
-                  }
-                  // A replay's lines meet rising watermarks, so line order is watermark order.
-                  for (int i = 0; i < lateLines.size(); i++) {
-                    panes.add(
-                        new Pane(
-                            key,
-                            window.start(),
-                            window.end(),
-                            Timing.LATE,
-                            index++,
-                            i == lateLines.size() - 1,
-                            ++count));
+                            pane.windowStart(),
+                            pane.windowEnd(),
+                            pane.timing(),
+                            pane.index(),
+                            pane.isFinal(),
+                            decided.value().getKey()));
                   }
                 }));
     panes.sort(Comparator.comparing(Pane::windowEnd).thenComparing(Pane::key));
@@ -332,17 +331,6 @@ final class ExplainReplay {
 
   private static @Nullable Instant eventTimeOrNull(ArrivedLine line) {
     return line.parsed() == null ? null : line.parsed().eventTime();
-  }
-
-  /** A key's window: its on-time records, and the lines late within the lateness. */
-  private static final class KeyWindow {
-    final IntervalWindow window;
-    long onTime;
-    final List<Long> lateWithinLateness = new ArrayList<>();
-
-    KeyWindow(IntervalWindow window) {
-      this.window = window;
-    }
   }
 
   /** A partition's records and watermark steps, thinned evenly beyond {@link #MAX_POINTS}. */

@@ -8,6 +8,7 @@ import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.windowing.Arrival;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.LinkedHashMap;
 import java.util.List;

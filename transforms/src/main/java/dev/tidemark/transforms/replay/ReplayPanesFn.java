@@ -4,11 +4,16 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.PaneEngine;
+import dev.tidemark.transforms.windowing.WindowState;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -20,12 +25,10 @@ import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.SerializableComparator;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
-import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
@@ -35,22 +38,9 @@ import org.joda.time.Instant;
  * one batch of a recording adds to one of the key's windows ({@link GatherWindowRecordsFn}, which
  * also sends records whose window had expired to the late output, by the same rules).
  *
- * <h3>The rules (W = the record's arrival watermark, [start, end) its window)</h3>
- *
- * <ul>
- *   <li>{@code W < end}: on time; it is in the ON_TIME pane.
- *   <li>{@code end <= W <= end - 1 ms + allowedLateness}: late within the lateness; it adds one
- *       LATE pane, after the ON_TIME pane and after the late records that met a lower watermark (or
- *       the same one, earlier in the recording).
- *   <li>{@code W} beyond that: the window has expired; the record goes to the late output with W.
- *       The same test as {@link EventTimeWindowing#isExpired}.
- *   <li>Panes accumulate; the last pane of a window is {@code final}. A window with no late record
- *       within the lateness has exactly one pane, ON_TIME and final.
- *   <li>EARLY panes only by the idle flush: if {@code idleFlush} of processing time passes after a
- *       window's first unreported on-time record while the window is still open, it reports what it
- *       has, as {@code AfterProcessingTime.pastFirstElementInPane()} does in a live run. A replay
- *       faster than that emits none; a paced or stalled one does.
- * </ul>
+ * <p>The rules, and the one way a replay's panes differ from a live run's, are {@link PaneEngine}'s
+ * (with {@link PaneEngine.Judge#ARRIVAL_WATERMARK}): this step keeps each window's {@link
+ * WindowState} in state, and calls the engine from its timers.
  *
  * <h3>Why it is exact, and when panes are emitted</h3>
  *
@@ -79,14 +69,23 @@ import org.joda.time.Instant;
 final class ReplayPanesFn<AccumT, OutputT>
     extends DoFn<KV<String, WindowRecords<AccumT>>, KV<String, KV<WindowPane, OutputT>>> {
 
-  private static final Duration ONE_MILLI = Duration.millis(1);
+  /** Late records in the order a live run would have seen them: by arrival watermark, then line. */
+  static final SerializableComparator<KV<Integer, Event>> ARRIVAL_ORDER =
+      (a, b) ->
+          Comparator.<KV<Integer, Event>, Long>comparing(
+                  record -> record.getValue().arrivalWatermark().getMillis())
+              .thenComparing(KV::getKey)
+              .thenComparing(record -> record.getValue().position())
+              .compare(a, b);
+
   private static final String OPEN_WINDOWS = "openWindows";
   private static final String FLUSH_DUE = "flushDue";
   private static final String DEADLINE_TIMERS = "deadlines";
   private static final String FLUSH_TIMER = "idleFlush";
 
   @StateId(OPEN_WINDOWS)
-  private final StateSpec<MapState<Instant, OpenWindow<AccumT>>> openWindowsSpec;
+  private final StateSpec<MapState<Instant, WindowState<KV<Integer, Event>, AccumT>>>
+      openWindowsSpec;
 
   @StateId(FLUSH_DUE)
   private final StateSpec<ValueState<Instant>> flushDueSpec = StateSpecs.value(InstantCoder.of());
@@ -98,40 +97,40 @@ final class ReplayPanesFn<AccumT, OutputT>
   @TimerId(FLUSH_TIMER)
   private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
 
-  private final EventTimeWindowing windowing;
-  private final CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate;
+  private final PaneEngine<KV<Integer, Event>, AccumT, OutputT> engine;
 
   ReplayPanesFn(
       EventTimeWindowing windowing,
       CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
       Coder<AccumT> accumulatorCoder) {
-    this.windowing = windowing;
-    this.aggregate = aggregate;
+    this.engine = PaneEngine.replay(windowing, aggregate, ARRIVAL_ORDER);
     this.openWindowsSpec =
-        StateSpecs.map(InstantCoder.of(), new OpenWindow.OpenWindowCoder<>(accumulatorCoder));
+        StateSpecs.map(
+            InstantCoder.of(),
+            WindowState.WindowStateCoder.of(
+                KvCoder.of(VarIntCoder.of(), Event.Coder.of()), accumulatorCoder));
   }
 
   @ProcessElement
   public void processElement(
       @Element KV<String, WindowRecords<AccumT>> element,
-      @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerId(FLUSH_TIMER) Timer flushTimer) {
     WindowRecords<AccumT> records = element.getValue();
-    @Nullable OpenWindow<AccumT> open = openWindows.get(records.windowStart).read();
+    @Nullable WindowState<KV<Integer, Event>, AccumT> open =
+        openWindows.get(records.windowStart).read();
     if (open == null) {
-      open =
-          new OpenWindow<>(new WindowRecords<>(records.windowStart, aggregate.createAccumulator()));
-      IntervalWindow window = new IntervalWindow(records.windowStart, windowing.size());
-      deadlines.set(tag(window), closesAt(window));
+      open = engine.open(records.windowStart);
+      deadlines.set(tag(open), closesAt(open));
     }
-    open.records.addAll(records, aggregate);
-    if (records.onTimeRecords > 0 && !open.closed && open.flushDueMillis == OpenWindow.NO_FLUSH) {
-      // A window with data reports within idleFlush of its first unreported record, even if the
-      // replay stalls.
-      open.flushDueMillis = Instant.now().plus(windowing.idleFlush()).getMillis();
-      armFlush(new Instant(open.flushDueMillis), flushDue, flushTimer);
+    engine.addOnTime(open, records.onTime, records.onTimeRecords);
+    for (KV<Integer, Event> late : records.lateWithinLateness) {
+      engine.addLateWithinLateness(open, late);
+    }
+    if (open.flushDueMillis() != Long.MAX_VALUE) {
+      armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
     }
     openWindows.put(records.windowStart, open);
   }
@@ -146,19 +145,19 @@ final class ReplayPanesFn<AccumT, OutputT>
   public void onDeadline(
       @TimerId String tag,
       @Key String key,
-      @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
+      @Timestamp Instant deadline,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
     Instant start = new Instant(Long.parseLong(tag));
-    @Nullable OpenWindow<AccumT> open = openWindows.get(start).read();
+    @Nullable WindowState<KV<Integer, Event>, AccumT> open = openWindows.get(start).read();
     if (open == null) {
       return;
     }
-    IntervalWindow window = new IntervalWindow(start, windowing.size());
-    if (open.closed || !expiresAt(window).isAfter(closesAt(window))) {
-      emitPanes(key, window, open, out);
+    emit(key, engine.onWatermark(open, deadline), out);
+    if (open.isDone()) {
       openWindows.remove(start);
       if (openWindows.isEmpty().read()) {
         // A key with no open window keeps no state and no timer.
@@ -167,39 +166,32 @@ final class ReplayPanesFn<AccumT, OutputT>
       }
       return;
     }
-    open.closed = true;
-    open.flushDueMillis = OpenWindow.NO_FLUSH;
     openWindows.put(start, open);
-    deadlines.set(tag, expiresAt(window));
+    deadlines.set(tag, expiresAt(open));
   }
 
   @OnTimer(FLUSH_TIMER)
   public void onIdleFlush(
       @Key String key,
-      @StateId(OPEN_WINDOWS) MapState<Instant, OpenWindow<AccumT>> openWindows,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
     @Nullable Instant due = flushDue.read();
     flushDue.clear();
-    Instant now = Instant.now();
     // Runners also fire pending processing-time timers when the input ends, before they are due:
     // that is the end of the replay, not idleness, and the deadline timers report those windows.
-    if (due == null || now.isBefore(due)) {
+    if (due == null || Instant.now().isBefore(due)) {
       return;
     }
-    for (Map.Entry<Instant, OpenWindow<AccumT>> entry : entries(openWindows)) {
-      OpenWindow<AccumT> open = entry.getValue();
-      if (open.closed || open.flushDueMillis == OpenWindow.NO_FLUSH) {
-        continue;
-      }
-      if (open.flushDueMillis <= now.getMillis()) {
-        IntervalWindow window = new IntervalWindow(entry.getKey(), windowing.size());
-        emit(key, window, Timing.EARLY, open.panesEmitted++, false, open.records.onTime, out);
-        open.flushDueMillis = OpenWindow.NO_FLUSH;
+    for (Map.Entry<Instant, WindowState<KV<Integer, Event>, AccumT>> entry : entries(openWindows)) {
+      WindowState<KV<Integer, Event>, AccumT> open = entry.getValue();
+      List<PaneEngine.Pane<OutputT>> early = engine.onClock(open);
+      if (!early.isEmpty()) {
+        emit(key, early, out);
         openWindows.put(entry.getKey(), open);
-      } else {
-        armFlush(new Instant(open.flushDueMillis), flushDue, flushTimer);
+      } else if (open.flushDueMillis() != Long.MAX_VALUE) {
+        armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
       }
     }
   }
@@ -213,58 +205,33 @@ final class ReplayPanesFn<AccumT, OutputT>
     }
   }
 
-  /** The ON_TIME pane if any record was on time, then one LATE pane per late record; last final. */
-  private void emitPanes(
+  private static <OutputT> void emit(
       String key,
-      IntervalWindow window,
-      OpenWindow<AccumT> open,
+      List<PaneEngine.Pane<OutputT>> panes,
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
-    List<KV<Integer, Event>> late = new ArrayList<>(open.records.lateWithinLateness);
-    late.sort(OpenWindow.ARRIVAL_ORDER);
-    AccumT accumulated = open.records.onTime;
-    long index = open.panesEmitted;
-    if (open.records.onTimeRecords > 0) {
-      emit(key, window, Timing.ON_TIME, index++, late.isEmpty(), accumulated, out);
-    }
-    for (int i = 0; i < late.size(); i++) {
-      accumulated = aggregate.addInput(accumulated, late.get(i));
-      emit(key, window, Timing.LATE, index++, i == late.size() - 1, accumulated, out);
+    for (PaneEngine.Pane<OutputT> pane : panes) {
+      out.output(KV.of(key, KV.of(pane.pane(), pane.value())));
     }
   }
 
-  private void emit(
-      String key,
-      IntervalWindow window,
-      Timing timing,
-      long index,
-      boolean isFinal,
-      AccumT accumulated,
-      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
-    WindowPane pane = new WindowPane(window.start(), window.end(), timing, index, isFinal);
-    out.output(KV.of(key, KV.of(pane, aggregate.extractOutput(accumulated))));
+  /** The tag of a window's deadline timer: its start in epoch milliseconds. */
+  private static String tag(WindowState<?, ?> open) {
+    return Long.toString(open.windowStart().getMillis());
   }
 
-  /** The tag of {@code window}'s deadline timer: its start in epoch milliseconds. */
-  private static String tag(IntervalWindow window) {
-    return Long.toString(window.start().getMillis());
+  /** When every on-time record of the window is here (the input watermark reached its end). */
+  private Instant closesAt(WindowState<KV<Integer, Event>, AccumT> open) {
+    return Watermarks.earliest(engine.closesAt(open), GlobalWindow.INSTANCE.maxTimestamp());
   }
 
-  /** When every on-time record of {@code window} is here (the input watermark reached its end). */
-  private static Instant closesAt(IntervalWindow window) {
-    return Watermarks.earliest(window.end(), GlobalWindow.INSTANCE.maxTimestamp());
-  }
-
-  /** When every record of {@code window} that is not expired is here. */
-  private Instant expiresAt(IntervalWindow window) {
-    return Watermarks.earliest(
-        Watermarks.plus(windowing.expiresAt(window), ONE_MILLI),
-        GlobalWindow.INSTANCE.maxTimestamp());
+  /** When every record of the window that is not expired is here. */
+  private Instant expiresAt(WindowState<KV<Integer, Event>, AccumT> open) {
+    return Watermarks.earliest(engine.expiresAt(open), GlobalWindow.INSTANCE.maxTimestamp());
   }
 
   /** A copy, so the state can be changed while going through it. */
-  private static <AccumT> List<Map.Entry<Instant, OpenWindow<AccumT>>> entries(
-      MapState<Instant, OpenWindow<AccumT>> openWindows) {
-    List<Map.Entry<Instant, OpenWindow<AccumT>>> entries = new ArrayList<>();
+  private static <T> List<Map.Entry<Instant, T>> entries(MapState<Instant, T> openWindows) {
+    List<Map.Entry<Instant, T>> entries = new ArrayList<>();
     openWindows.entries().read().forEach(entries::add);
     return entries;
   }

@@ -22,7 +22,7 @@ import org.joda.time.Instant;
  * within the allowed lateness, one by one with the number of their input, since each adds a LATE
  * pane. What one batch of a recording adds to a window travels as one of these ({@link
  * GatherWindowRecordsFn}), so a shuffle carries one element per (key, window) and batch instead of
- * one per record; {@link OpenWindow} adds them up. Mutable until it is output.
+ * one per record; the pane engine adds them up. Mutable until it is output.
  */
 final class WindowRecords<AccumT> {
 

@@ -5,12 +5,10 @@ import static org.hamcrest.Matchers.equalTo;
 
 import dev.tidemark.transforms.io.GeneratedLines;
 import dev.tidemark.transforms.io.ReplaySource;
-import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.JsonFieldText;
 import dev.tidemark.transforms.testing.InMemoryLines;
-import dev.tidemark.transforms.windowing.CountAndSumFn;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
@@ -18,36 +16,15 @@ import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.CoderProperties;
 import org.apache.beam.sdk.util.CoderUtils;
-import org.apache.beam.sdk.values.KV;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * The coders of the replay's state and checkpoints: their classes are mutable holders without
- * {@code equals}, so a round trip must give back the same bytes, and a restored reader must go on
- * where the checkpointed one stopped.
+ * The replay's checkpoints: a restored reader must go on where the checkpointed one stopped. (The
+ * coder of the state of its windows is tested with the engine, in {@code PaneEngineTest}.)
  */
 class ReplayStateCodersTest {
-
-  @Test
-  void openWindowRoundTrips() throws Exception {
-    OpenWindow<KV<Long, Long>> open =
-        new OpenWindow<>(new WindowRecords<>(new Instant(0), KV.of(3L, 9L)));
-    open.records.onTimeRecords = 3;
-    open.panesEmitted = 1;
-    open.closed = true;
-    open.flushDueMillis = 1_700_000_000_000L;
-    open.records.lateWithinLateness.add(
-        KV.of(1, new Event("k", new Instant(5), 2, "k,5,2", new Instant(1000), 8, null)));
-    Coder<OpenWindow<KV<Long, Long>>> coder = new OpenWindow.OpenWindowCoder<>(CountAndSumFn.CODER);
-
-    byte[] encoded = CoderUtils.encodeToByteArray(coder, open);
-    assertThat(
-        CoderUtils.encodeToByteArray(coder, CoderUtils.decodeFromByteArray(coder, encoded)),
-        equalTo(encoded));
-    CoderProperties.coderSerializable(coder);
-  }
 
   @Test
   void restoredReplayGoesOnFromItsCheckpoint() throws Exception {

@@ -1,16 +1,15 @@
-package dev.tidemark.transforms.replay;
+package dev.tidemark.transforms.windowing;
 
-import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.joda.time.Instant;
 
 /**
- * What a replayed record is to its window, judged by the watermark it met at its source: the one
- * rule that both the replay's pipeline ({@link GatherWindowRecordsFn}) and its explanation ({@link
- * ExplainReplay}) apply.
+ * What a record is to its window, judged by a watermark: the one rule of lateness. {@link
+ * PaneEngine} applies it to the watermark that judges a record (a live step's input watermark, or
+ * the watermark a replayed record met at its source), and so does {@code explain}.
  */
 public enum Arrival {
-  /** The watermark had not reached the window's end: the record is in the ON_TIME pane. */
+  /** The watermark had not reached the window's end: the record is in an EARLY or ON_TIME pane. */
   ON_TIME,
   /** The window had closed but not expired: the record adds a LATE pane. */
   LATE_WITHIN_LATENESS,
