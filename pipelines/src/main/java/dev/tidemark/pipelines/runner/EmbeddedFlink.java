@@ -32,6 +32,10 @@ import org.apache.flink.configuration.RestOptions;
 public final class EmbeddedFlink {
 
   private static final String PREFIX = "tidemark-run-";
+
+  /** How many times {@link #deleteQuietly} walks a directory that is still there. */
+  private static final int DELETE_PASSES = 10;
+
   private static final Set<Path> RUN_DIRECTORIES = ConcurrentHashMap.newKeySet();
 
   /** Deletes the runs' directories when the JVM exits, however it exits; made by the first run. */
@@ -163,11 +167,19 @@ public final class EmbeddedFlink {
     }
   }
 
+  /**
+   * Deletes {@code directory} and everything in it. Flink's own shutdown hooks delete their
+   * directories inside it at the same time, and a walk that meets a path they just removed stops
+   * with an error; so the walk goes again while the directory is there. Each pass removes what it
+   * reaches and nothing adds to the directory once the run has ended, so a few passes suffice.
+   */
   private static void deleteQuietly(Path directory) {
-    try (Stream<Path> paths = Files.walk(directory)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // Already gone, or going: nothing is left to lose.
+    for (int pass = 0; pass < DELETE_PASSES && Files.exists(directory); pass++) {
+      try (Stream<Path> paths = Files.walk(directory)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        // A path went away under the walk: the next pass goes on from what is left.
+      }
     }
   }
 }
