@@ -69,9 +69,6 @@ final class ExplainReplay {
   private final List<HeldBack> heldBack = new ArrayList<>();
   private @Nullable HeldBack holding;
 
-  /** One on-time line, as the engine's count of a window takes it. */
-  private static final KV<Long, Long> ONE_RECORD = KV.of(1L, 0L);
-
   /** The replay's pane rules, counting each window's lines. */
   private final PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine;
 
@@ -197,7 +194,7 @@ final class ExplainReplay {
             new Point(line.position(), event.eventTime(), watermark, Kind.LATE_WITHIN_LATENESS));
       }
       case ON_TIME -> {
-        engine.addOnTime(keyWindow(event.key(), window), ONE_RECORD, 1);
+        engine.addOnTime(keyWindow(event.key(), window), line.position());
         openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
         if (line.position() % pointStep == 0) {
           addOnTimePoint(new Point(line.position(), event.eventTime(), watermark, Kind.ON_TIME));

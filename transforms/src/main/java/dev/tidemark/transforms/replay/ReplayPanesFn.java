@@ -69,14 +69,15 @@ import org.joda.time.Instant;
 final class ReplayPanesFn<AccumT, OutputT>
     extends DoFn<KV<String, WindowRecords<AccumT>>, KV<String, KV<WindowPane, OutputT>>> {
 
+  private static final Comparator<KV<Integer, Event>> BY_ARRIVAL =
+      Comparator.<KV<Integer, Event>, Long>comparing(
+              record -> record.getValue().arrivalWatermark().getMillis())
+          .thenComparing(KV::getKey)
+          .thenComparing(record -> record.getValue().position());
+
   /** Late records in the order a live run would have seen them: by arrival watermark, then line. */
   static final SerializableComparator<KV<Integer, Event>> ARRIVAL_ORDER =
-      (a, b) ->
-          Comparator.<KV<Integer, Event>, Long>comparing(
-                  record -> record.getValue().arrivalWatermark().getMillis())
-              .thenComparing(KV::getKey)
-              .thenComparing(record -> record.getValue().position())
-              .compare(a, b);
+      (a, b) -> BY_ARRIVAL.compare(a, b);
 
   private static final String OPEN_WINDOWS = "openWindows";
   private static final String FLUSH_DUE = "flushDue";

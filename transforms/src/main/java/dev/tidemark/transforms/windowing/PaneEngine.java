@@ -148,6 +148,17 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
     }
     state.accumulated = aggregate.mergeAccumulators(List.of(state.accumulated, partial));
     state.records += records;
+    armIdleFlush(state);
+  }
+
+  /** Adds one on-time record; arms the idle flush. */
+  public void addOnTime(WindowState<InputT, AccumT> state, InputT record) {
+    state.accumulated = aggregate.addInput(state.accumulated, record);
+    state.records++;
+    armIdleFlush(state);
+  }
+
+  private void armIdleFlush(WindowState<InputT, AccumT> state) {
     if (!state.closed && state.flushDueMillis == WindowState.NO_FLUSH) {
       // A window with data reports within idleFlush of its first unreported record, whatever the
       // watermark does.
