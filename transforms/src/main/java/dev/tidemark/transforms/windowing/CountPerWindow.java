@@ -4,23 +4,21 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
-import org.apache.beam.sdk.transforms.Combine;
-import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.transforms.windowing.PaneInfo;
+import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * Counts events, and sums their values, per key in {@link EventTimeWindowing}'s windows, with late
- * events captured instead of dropped.
+ * events captured instead of dropped: {@link AggregatePerWindow} with {@link Event} as its record.
  *
  * <pre>{@code
  * PCollectionTuple counted = events.apply(CountPerWindow.of(windowing));
@@ -29,7 +27,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * }</pre>
  *
  * <p>For every input event, exactly one of: it is counted in its window's final pane, or it is in
- * {@link #LATE}. See {@link CaptureLateData} for why.
+ * {@link #LATE}. See {@link AggregatePerWindow} for why, and for how its panes may be grouped
+ * differently from the preset's.
  */
 public final class CountPerWindow extends PTransform<PCollection<Event>, PCollectionTuple> {
 
@@ -51,42 +50,45 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
 
   @Override
   public PCollectionTuple expand(PCollection<Event> events) {
-    PCollectionTuple captured = events.apply("CaptureLateData", CaptureLateData.of(windowing));
+    AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum =
+        AggregatePerWindow.of(windowing, CountAndSumFn.summing(Event::value));
+    PCollectionTuple decided =
+        events
+            .apply("KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), Event.Coder.of()))
+            .apply("CountAndSum", countAndSum);
     PCollection<WindowResult> results =
-        captured
-            .get(CaptureLateData.ACCEPTED)
-            .apply("Window", windowing.<Event>windowInto())
+        decided
+            .get(countAndSum.panes())
             .apply(
-                "ToCountAndSum",
-                MapElements.into(
-                        TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
-                    .via(event -> KV.of(event.key(), event.value())))
-            .apply("AddUp", Combine.perKey(CountAndSumFn.<Long>summing(value -> value)))
-            .apply("ToWindowResult", ParDo.of(new ToWindowResultFn()));
-    return PCollectionTuple.of(RESULTS, results).and(LATE, captured.get(CaptureLateData.LATE));
+                "ToWindowResult",
+                MapElements.into(TypeDescriptor.of(WindowResult.class))
+                    .via(CountPerWindow::toWindowResult));
+    PCollection<LateRecord> late =
+        decided
+            .get(countAndSum.expired())
+            .apply(
+                "ToLateRecord",
+                MapElements.into(TypeDescriptor.of(LateRecord.class))
+                    .via(expired -> toLateRecord(expired.getValue())));
+    return PCollectionTuple.of(RESULTS, results).and(LATE, late);
   }
 
-  /** Attaches the window and the pane to each aggregate. */
-  private static final class ToWindowResultFn
-      extends DoFn<KV<String, KV<Long, Long>>, WindowResult> {
-    @ProcessElement
-    public void processElement(
-        @Element KV<String, KV<Long, Long>> aggregate,
-        BoundedWindow window,
-        PaneInfo pane,
-        OutputReceiver<WindowResult> out) {
-      // An empty pane carries nothing: every pane of a window with data counts at least one
-      // event. On the FlinkRunner, FIRE_ALWAYS produced a second, empty final pane for windows
-      // whose final pane had already fired; a consumer keeping the latest pane would read 0.
-      if (aggregate.getValue().getKey() == 0) {
-        return;
-      }
-      out.output(
-          new WindowResult(
-              aggregate.getKey(),
-              WindowPane.of((IntervalWindow) window, pane),
-              aggregate.getValue().getKey(),
-              aggregate.getValue().getValue()));
-    }
+  private static WindowResult toWindowResult(KV<String, KV<WindowPane, KV<Long, Long>>> pane) {
+    KV<Long, Long> countAndSum = pane.getValue().getValue();
+    return new WindowResult(
+        pane.getKey(), pane.getValue().getKey(), countAndSum.getKey(), countAndSum.getValue());
+  }
+
+  private static LateRecord toLateRecord(Expired<Event> expired) {
+    Event event = expired.value();
+    return new LateRecord(
+        event.key(),
+        event.eventTime(),
+        expired.window().start(),
+        expired.window().end(),
+        expired.watermark(),
+        event.raw(),
+        event.source());
   }
 }

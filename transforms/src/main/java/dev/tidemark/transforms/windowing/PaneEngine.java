@@ -141,6 +141,14 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
     return new Instant(windowing.expiresAt(window(state)).getMillis() + 1);
   }
 
+  /**
+   * The next watermark at which {@link #onWatermark} has panes to decide: the window's close, or,
+   * once it has closed, its expiry.
+   */
+  public Instant nextDeadline(WindowState<InputT, AccumT> state) {
+    return state.closed ? expiresAt(state) : closesAt(state);
+  }
+
   /** Adds on-time records, already aggregated into {@code partial}; arms the idle flush. */
   public void addOnTime(WindowState<InputT, AccumT> state, AccumT partial, long records) {
     if (records == 0) {

@@ -30,12 +30,17 @@ public final class CountedOutputs {
 
   /** Attaches the collectors to {@code parsed} and {@code counted}; run the pipeline after. */
   public static CountedOutputs of(PCollectionTuple parsed, PCollectionTuple counted) {
+    return of("", parsed, counted);
+  }
+
+  /** The same, its steps' names starting with {@code name}, so a pipeline can have several. */
+  public static CountedOutputs of(String name, PCollectionTuple parsed, PCollectionTuple counted) {
     CountedOutputs outputs = new CountedOutputs();
     counted
         .get(CountPerWindow.RESULTS)
-        .apply("FinalPanes", Filter.by((WindowResult r) -> r.pane().isFinal()))
+        .apply(name + "FinalPanes", Filter.by((WindowResult r) -> r.pane().isFinal()))
         .apply(
-            "FinalCounts",
+            name + "FinalCounts",
             MapElements.into(TypeDescriptors.strings())
                 .via(
                     r ->
@@ -46,15 +51,16 @@ public final class CountedOutputs {
                             + r.count()
                             + ","
                             + r.sum()))
-        .apply(outputs.finalPanes.sink());
+        .apply(name + "CollectFinal", outputs.finalPanes.sink());
     counted
         .get(CountPerWindow.LATE)
-        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
-        .apply(outputs.late.sink());
+        .apply(
+            name + "LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(name + "CollectLate", outputs.late.sink());
     parsed
         .get(ParseEvents.DEAD_LETTER)
-        .apply("DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
-        .apply(outputs.deadLetters.sink());
+        .apply(name + "DeadLines", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw))
+        .apply(name + "CollectDead", outputs.deadLetters.sink());
     return outputs;
   }
 

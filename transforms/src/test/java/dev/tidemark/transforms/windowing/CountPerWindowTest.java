@@ -1,16 +1,19 @@
 package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.testing.PresetCountPerWindow;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
 import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.PCollection;
@@ -18,14 +21,16 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The windowing preset with late capture, case by case, on the DirectRunner: the only runner whose
- * TestStream sequences watermark advances with elements faithfully and supports {@code
- * advanceProcessingTime} (Beam #20843-#20845; the FlinkRunner cases are in {@link
- * CountPerWindowOnFlinkTest}).
+ * {@link CountPerWindow} and its specification, the windowing preset with late capture ({@link
+ * PresetCountPerWindow}), case by case: each case asserts every pane, and both give the same ones.
+ * On the DirectRunner: the only runner whose TestStream sequences watermark advances with elements
+ * faithfully and supports {@code advanceProcessingTime} (Beam #20843-#20845; the FlinkRunner cases
+ * are in {@link CountPerWindowOnFlinkTest}).
  */
 @ExtendWith(TestPipelineExtension.class)
 class CountPerWindowTest {
@@ -59,42 +64,50 @@ class CountPerWindowTest {
         0);
   }
 
-  private static PCollectionTuple countPerWindow(TestPipeline p, TestStream<String> stream) {
+  /** The transform under test: the engine, or the preset that specifies it. */
+  private static PTransform<PCollection<Event>, PCollectionTuple> counter(String name) {
+    return name.equals("preset")
+        ? PresetCountPerWindow.of(WINDOWING)
+        : CountPerWindow.of(WINDOWING);
+  }
+
+  private static PCollectionTuple countPerWindow(
+      String counter, TestPipeline p, TestStream<String> stream) {
     PCollectionTuple parsed =
         p.apply(stream).apply("Parse", ParseEvents.with(CsvEventFormat.keyAndTime()));
-    PCollectionTuple counted =
-        parsed.get(ParseEvents.EVENTS).apply("Count", CountPerWindow.of(WINDOWING));
+    PCollectionTuple counted = parsed.get(ParseEvents.EVENTS).apply("Count", counter(counter));
     return PCollectionTuple.of(CountPerWindow.RESULTS, counted.get(CountPerWindow.RESULTS))
         .and(CountPerWindow.LATE, counted.get(CountPerWindow.LATE))
         .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
   }
 
-  @Test
-  void onTime(TestPipeline p) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"engine", "preset"})
+  void onTime(String counter, TestPipeline p) {
     TestStream<String> stream =
         stream()
             .addElements(event("a", 1000), event("a", 2000), event("b", 3000))
             .advanceWatermarkTo(BASE_TIME.plus(WINDOW).plus(1))
             .advanceWatermarkToInfinity();
-    PCollectionTuple out = countPerWindow(p, stream);
+    PCollectionTuple out = countPerWindow(counter, p, stream);
     PCollection<WindowResult> results = out.get(CountPerWindow.RESULTS);
 
-    // (1) The watermark passes the end of the window: one ON_TIME pane per key.
     PAssert.that(results)
-        .inOnTimePane(FIRST_WINDOW)
         .containsInAnyOrder(
-            result("a", 2, Timing.ON_TIME, 0, false), result("b", 1, Timing.ON_TIME, 0, false));
-    // (2) The window expires at the end of input: a final pane, always, with the same counts.
-    PAssert.that(results)
-        .inFinalPane(FIRST_WINDOW)
-        .containsInAnyOrder(
-            result("a", 2, Timing.LATE, 1, true), result("b", 1, Timing.LATE, 1, true));
+            // (1) The watermark passes the end of the window: one ON_TIME pane per key.
+            result("a", 2, Timing.ON_TIME, 0, false),
+            result("b", 1, Timing.ON_TIME, 0, false),
+            // (2) The window expires at the end of input: a final pane, always, with the same
+            // counts.
+            result("a", 2, Timing.LATE, 1, true),
+            result("b", 1, Timing.LATE, 1, true));
     PAssert.that(out.get(CountPerWindow.LATE)).empty();
     p.run();
   }
 
-  @Test
-  void speculativeIdleFlush(TestPipeline p) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"engine", "preset"})
+  void speculativeIdleFlush(String counter, TestPipeline p) {
     TestStream<String> stream =
         stream()
             .addElements(event("a", 1000), event("a", 2000))
@@ -103,21 +116,22 @@ class CountPerWindowTest {
             // (2) The idle flush passes in processing time.
             .advanceProcessingTime(IDLE_FLUSH.plus(Duration.standardSeconds(1)))
             .advanceWatermarkToInfinity();
-    PCollection<WindowResult> results = countPerWindow(p, stream).get(CountPerWindow.RESULTS);
+    PCollection<WindowResult> results =
+        countPerWindow(counter, p, stream).get(CountPerWindow.RESULTS);
 
-    // (3) The window produced a result before its watermark came: an EARLY pane.
     PAssert.that(results)
-        .inEarlyPane(FIRST_WINDOW)
-        .containsInAnyOrder(result("a", 2, Timing.EARLY, 0, false));
-    // (4) The watermark then jumps past the end and the expiry at once: ON_TIME and final.
-    PAssert.that(results)
-        .inOnTimePane(FIRST_WINDOW)
-        .containsInAnyOrder(result("a", 2, Timing.ON_TIME, 1, true));
+        .containsInAnyOrder(
+            // (3) The window produced a result before its watermark came: an EARLY pane.
+            result("a", 2, Timing.EARLY, 0, false),
+            // (4) The watermark then jumps past the end and the expiry at once: ON_TIME and
+            // final.
+            result("a", 2, Timing.ON_TIME, 1, true));
     p.run();
   }
 
-  @Test
-  void unobservablyLate(TestPipeline p) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"engine", "preset"})
+  void unobservablyLate(String counter, TestPipeline p) {
     TestStream<String> stream =
         stream()
             .addElements(event("a", 4000))
@@ -125,18 +139,18 @@ class CountPerWindowTest {
             // (1) Behind the watermark, but its window has not fired yet.
             .addElements(event("a", 1000))
             .advanceWatermarkToInfinity();
-    PCollectionTuple out = countPerWindow(p, stream);
+    PCollectionTuple out = countPerWindow(counter, p, stream);
 
     // (2) It is simply counted on time (the pane is also final: the watermark jumps to the end).
     PAssert.that(out.get(CountPerWindow.RESULTS))
-        .inOnTimePane(FIRST_WINDOW)
         .containsInAnyOrder(result("a", 2, Timing.ON_TIME, 0, true));
     PAssert.that(out.get(CountPerWindow.LATE)).empty();
     p.run();
   }
 
-  @Test
-  void observablyLate(TestPipeline p) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"engine", "preset"})
+  void observablyLate(String counter, TestPipeline p) {
     TestStream<String> stream =
         stream()
             .addElements(event("a", 1000))
@@ -144,21 +158,22 @@ class CountPerWindowTest {
             // (1) Its window has fired, but is within the allowed lateness.
             .addElements(event("a", 2000))
             .advanceWatermarkToInfinity();
-    PCollectionTuple out = countPerWindow(p, stream);
+    PCollectionTuple out = countPerWindow(counter, p, stream);
 
-    // (2) A LATE pane with the accumulated count; nothing captured as late.
+    // (2) A LATE pane with the accumulated count, then the final pane when the window expires;
+    // nothing captured as late.
     PAssert.that(out.get(CountPerWindow.RESULTS))
-        .inOnTimePane(FIRST_WINDOW)
-        .containsInAnyOrder(result("a", 1, Timing.ON_TIME, 0, false));
-    PAssert.that(out.get(CountPerWindow.RESULTS))
-        .inFinalPane(FIRST_WINDOW)
-        .containsInAnyOrder(result("a", 2, Timing.LATE, 2, true));
+        .containsInAnyOrder(
+            result("a", 1, Timing.ON_TIME, 0, false),
+            result("a", 2, Timing.LATE, 1, false),
+            result("a", 2, Timing.LATE, 2, true));
     PAssert.that(out.get(CountPerWindow.LATE)).empty();
     p.run();
   }
 
-  @Test
-  void droppablyLate(TestPipeline p) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"engine", "preset"})
+  void droppablyLate(String counter, TestPipeline p) {
     Instant pastExpiry = BASE_TIME.plus(WINDOW).plus(ALLOWED_LATENESS).plus(1);
     TestStream<String> stream =
         stream()
@@ -167,7 +182,7 @@ class CountPerWindowTest {
             // (1) Its window has expired: Beam would drop it and only bump a counter.
             .addElements(event("a", 2000))
             .advanceWatermarkToInfinity();
-    PCollectionTuple out = countPerWindow(p, stream);
+    PCollectionTuple out = countPerWindow(counter, p, stream);
 
     // (2) tidemark captures it, with its window and the watermark it met.
     PAssert.that(out.get(CountPerWindow.LATE))
@@ -182,13 +197,13 @@ class CountPerWindowTest {
     // (3) And the window's final pane, which fired when the watermark jumped past its end and its
     // expiry at once, does not count it.
     PAssert.that(out.get(CountPerWindow.RESULTS))
-        .inFinalPane(FIRST_WINDOW)
         .containsInAnyOrder(result("a", 1, Timing.ON_TIME, 0, true));
     p.run();
   }
 
-  @Test
-  void badInputGoesToTheDeadLetterOutput(TestPipeline p) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"engine", "preset"})
+  void badInputGoesToTheDeadLetterOutput(String counter, TestPipeline p) {
     TestStream<String> stream =
         stream()
             .addElements(
@@ -198,7 +213,7 @@ class CountPerWindowTest {
                 TimestampedValue.of(",1000", BASE_TIME),
                 TimestampedValue.of("a,9223372036854775807", BASE_TIME))
             .advanceWatermarkToInfinity();
-    PCollectionTuple out = countPerWindow(p, stream);
+    PCollectionTuple out = countPerWindow(counter, p, stream);
 
     // (1) Each bad line with its reason; the pipeline keeps going and counts the good one.
     PAssert.that(out.get(ParseEvents.DEAD_LETTER))
@@ -213,7 +228,6 @@ class CountPerWindowTest {
                 "field 'epochMillis': 9223372036854775807 is outside the timestamps Beam can"
                     + " window"));
     PAssert.that(out.get(CountPerWindow.RESULTS))
-        .inFinalPane(FIRST_WINDOW)
         .containsInAnyOrder(result("a", 1, Timing.ON_TIME, 0, true));
     p.run();
   }

@@ -1,0 +1,150 @@
+package dev.tidemark.transforms.windowing;
+
+import dev.tidemark.transforms.model.WindowPane;
+import org.apache.beam.sdk.coders.CannotProvideCoderException;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderRegistry;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
+import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.joda.time.Duration;
+
+/**
+ * Aggregates each key's values per {@link EventTimeWindowing} window with a {@code CombineFn}, and
+ * captures every value whose window had expired instead of dropping it: tidemark's late capture and
+ * panes for any {@code KV<K, V>}, in one stateful step per key, with the pane rules of {@link
+ * PaneEngine} judged by the step's own input watermark.
+ *
+ * <pre>{@code
+ * AggregatePerWindow<String, Long, Long> sum = AggregatePerWindow.of(windowing, Sum.ofLongs());
+ * PCollectionTuple out = valuesByKey.apply(sum);   // element timestamps are event times
+ * out.get(sum.panes());   // KV(key, KV(pane, sum so far)), one per pane
+ * out.get(sum.expired()); // KV(key, Expired(value, event time, window, watermark))
+ * }</pre>
+ *
+ * <h3>Why the accounting is exact</h3>
+ *
+ * <p>One step decides both whether a value is late and which panes it is in. It reads its input
+ * watermark W exactly when the value reaches it (an event-time timer's {@code
+ * getCurrentRelativeTime()}); a value whose window has expired under W ({@link
+ * EventTimeWindowing#isExpired}) goes to {@link #expired()}, and every other value is added to its
+ * window's state, whose final pane is emitted only when the watermark expires the window. Before a
+ * value is judged, any deadline of its window that W has already reached is applied, so a value
+ * never joins a pane that closed without it. Hence every value is in exactly one place: the final
+ * pane of its window, or {@link #expired()}. There is no second step that could judge it by another
+ * watermark, as a GroupByKey after a separate late-capture step could.
+ *
+ * <h3>How the panes may differ from the preset's</h3>
+ *
+ * <p>{@link EventTimeWindowing#windowInto()} followed by a {@code Combine} is the specification of
+ * these panes, and a differential test holds the two to the same final value per window, the same
+ * expired values and the same dead letters. The panes before the final one may be grouped
+ * differently:
+ *
+ * <ul>
+ *   <li>Beam fires once per bundle: late values that reach it in one bundle share one LATE pane,
+ *       and so may on-time values that pass the idle flush together. Here each late value within
+ *       the lateness has a LATE pane of its own, emitted as it comes.
+ *   <li>When the watermark passes a window's end and its expiry at once, both make its ON_TIME pane
+ *       final; if it passes them in two steps, both emit ON_TIME and then a final LATE pane with
+ *       the same value.
+ * </ul>
+ *
+ * <p>The input may be in any windowing: the step re-windows into the global window, since a
+ * stateful step over the target windows would drop expired values before its code saw them. Its
+ * outputs are in the global window, each pane timestamped when it was decided.
+ *
+ * @param <K> the key, whose coder must be deterministic
+ * @param <V> the value
+ * @param <OutputT> what a pane carries
+ */
+public final class AggregatePerWindow<K, V, OutputT>
+    extends PTransform<PCollection<KV<K, V>>, PCollectionTuple> {
+
+  private final TupleTag<KV<K, KV<WindowPane, OutputT>>> panes = new TupleTag<>();
+  private final TupleTag<KV<K, Expired<V>>> expired = new TupleTag<>();
+  private final EventTimeWindowing windowing;
+  private final CombineFn<V, ?, OutputT> aggregate;
+
+  private AggregatePerWindow(EventTimeWindowing windowing, CombineFn<V, ?, OutputT> aggregate) {
+    this.windowing = windowing;
+    this.aggregate = aggregate;
+  }
+
+  /** Aggregates with {@code aggregate} in {@code windowing}'s windows. */
+  public static <K, V, OutputT> AggregatePerWindow<K, V, OutputT> of(
+      EventTimeWindowing windowing, CombineFn<V, ?, OutputT> aggregate) {
+    return new AggregatePerWindow<>(windowing, aggregate);
+  }
+
+  /** Each pane: the key, and the pane with the aggregate of its window so far. */
+  public TupleTag<KV<K, KV<WindowPane, OutputT>>> panes() {
+    return panes;
+  }
+
+  /** Values whose window had expired when they arrived. */
+  public TupleTag<KV<K, Expired<V>>> expired() {
+    return expired;
+  }
+
+  @Override
+  public PCollectionTuple expand(PCollection<KV<K, V>> input) {
+    if (!(input.getCoder() instanceof KvCoder<K, V> kvCoder)) {
+      throw new IllegalArgumentException(
+          "AggregatePerWindow needs a KvCoder on its input; " + input + " has " + input.getCoder());
+    }
+    return expandWith(input, kvCoder, aggregate);
+  }
+
+  private <AccumT> PCollectionTuple expandWith(
+      PCollection<KV<K, V>> input,
+      KvCoder<K, V> kvCoder,
+      CombineFn<V, AccumT, OutputT> typedAggregate) {
+    CoderRegistry registry = input.getPipeline().getCoderRegistry();
+    Coder<V> valueCoder = kvCoder.getValueCoder();
+    Coder<AccumT> accumulatorCoder;
+    Coder<OutputT> outputCoder;
+    try {
+      accumulatorCoder = typedAggregate.getAccumulatorCoder(registry, valueCoder);
+      outputCoder = typedAggregate.getDefaultOutputCoder(registry, valueCoder);
+    } catch (CannotProvideCoderException e) {
+      throw new IllegalArgumentException("no coder for the aggregate of " + typedAggregate, e);
+    }
+    PCollectionTuple decided =
+        input
+            .apply(
+                "IntoGlobalWindow",
+                Window.<KV<K, V>>into(new GlobalWindows())
+                    .triggering(DefaultTrigger.of())
+                    .withAllowedLateness(Duration.ZERO)
+                    .discardingFiredPanes())
+            .apply(
+                "DecidePanes",
+                ParDo.of(
+                        new LivePanesFn<>(
+                            windowing,
+                            typedAggregate,
+                            valueCoder,
+                            accumulatorCoder,
+                            panes,
+                            expired))
+                    .withOutputTags(panes, TupleTagList.of(expired)));
+    decided
+        .get(panes)
+        .setCoder(
+            KvCoder.of(kvCoder.getKeyCoder(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
+    decided
+        .get(expired)
+        .setCoder(KvCoder.of(kvCoder.getKeyCoder(), Expired.ExpiredCoder.of(valueCoder)));
+    return decided;
+  }
+}

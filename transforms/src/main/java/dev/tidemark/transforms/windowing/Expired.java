@@ -1,0 +1,68 @@
+package dev.tidemark.transforms.windowing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Objects;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.StructuredCoder;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.joda.time.Instant;
+
+/**
+ * A value that reached {@link AggregatePerWindow} after its window had expired, captured instead of
+ * dropped: the value, its event time, its window and the watermark that judged it.
+ *
+ * @param <V> the value's type
+ */
+public record Expired<V>(V value, Instant eventTime, IntervalWindow window, Instant watermark) {
+
+  public Expired {
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(eventTime, "eventTime");
+    Objects.requireNonNull(window, "window");
+    Objects.requireNonNull(watermark, "watermark");
+  }
+
+  /** The coder of {@link Expired}, from the coder of its value. */
+  public static final class ExpiredCoder<V> extends StructuredCoder<Expired<V>> {
+    private final Coder<V> valueCoder;
+
+    private ExpiredCoder(Coder<V> valueCoder) {
+      this.valueCoder = valueCoder;
+    }
+
+    public static <V> ExpiredCoder<V> of(Coder<V> valueCoder) {
+      return new ExpiredCoder<>(valueCoder);
+    }
+
+    @Override
+    public void encode(Expired<V> expired, OutputStream out) throws IOException {
+      valueCoder.encode(expired.value(), out);
+      InstantCoder.of().encode(expired.eventTime(), out);
+      IntervalWindow.getCoder().encode(expired.window(), out);
+      InstantCoder.of().encode(expired.watermark(), out);
+    }
+
+    @Override
+    public Expired<V> decode(InputStream in) throws IOException {
+      return new Expired<>(
+          valueCoder.decode(in),
+          InstantCoder.of().decode(in),
+          IntervalWindow.getCoder().decode(in),
+          InstantCoder.of().decode(in));
+    }
+
+    @Override
+    public List<? extends Coder<?>> getCoderArguments() {
+      return List.of(valueCoder);
+    }
+
+    @Override
+    public void verifyDeterministic() throws NonDeterministicException {
+      verifyDeterministic(this, "the value must encode deterministically", valueCoder);
+    }
+  }
+}

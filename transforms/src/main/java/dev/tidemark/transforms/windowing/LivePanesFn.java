@@ -1,0 +1,269 @@
+package dev.tidemark.transforms.windowing;
+
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.watermark.Watermarks;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.state.MapState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerMap;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TupleTag;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * The stateful step of {@link AggregatePerWindow}: judges each value by this step's input
+ * watermark, keeps each open window's {@link WindowState} in state, and lets {@link PaneEngine}
+ * (with {@link PaneEngine.Judge#INPUT_WATERMARK}) decide its panes. {@link AggregatePerWindow}'s
+ * javadoc explains why the accounting is exact.
+ *
+ * <p>Per key it keeps one map entry and one event-time timer per open window (tagged with the
+ * window's start: it fires when the window closes, then when it expires) and one processing-time
+ * timer for the idle flush, at the earliest flush due among the key's windows. A window's entry and
+ * timer go when it expires; a key with no open window keeps nothing.
+ */
+final class LivePanesFn<K, V, AccumT, OutputT>
+    extends DoFn<KV<K, V>, KV<K, KV<WindowPane, OutputT>>> {
+
+  private static final String OPEN_WINDOWS = "openWindows";
+  private static final String FLUSH_DUE = "flushDue";
+  private static final String DEADLINE_TIMERS = "deadlines";
+  private static final String FLUSH_TIMER = "idleFlush";
+
+  @StateId(OPEN_WINDOWS)
+  private final StateSpec<MapState<Instant, WindowState<V, AccumT>>> openWindowsSpec;
+
+  @StateId(FLUSH_DUE)
+  private final StateSpec<ValueState<Instant>> flushDueSpec = StateSpecs.value(InstantCoder.of());
+
+  @TimerFamily(DEADLINE_TIMERS)
+  private final TimerSpec deadlineTimersSpec = TimerSpecs.timerMap(TimeDomain.EVENT_TIME);
+
+  @TimerId(FLUSH_TIMER)
+  private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  private final Counter expiredRecords = TidemarkMetrics.lateRecords();
+  private final EventTimeWindowing windowing;
+  private final PaneEngine<V, AccumT, OutputT> engine;
+  private final TupleTag<KV<K, KV<WindowPane, OutputT>>> panesTag;
+  private final TupleTag<KV<K, Expired<V>>> expiredTag;
+
+  LivePanesFn(
+      EventTimeWindowing windowing,
+      CombineFn<V, AccumT, OutputT> aggregate,
+      Coder<V> valueCoder,
+      Coder<AccumT> accumulatorCoder,
+      TupleTag<KV<K, KV<WindowPane, OutputT>>> panesTag,
+      TupleTag<KV<K, Expired<V>>> expiredTag) {
+    this.windowing = windowing;
+    this.engine = PaneEngine.live(windowing, aggregate);
+    this.panesTag = panesTag;
+    this.expiredTag = expiredTag;
+    this.openWindowsSpec =
+        StateSpecs.map(
+            InstantCoder.of(), WindowState.WindowStateCoder.of(valueCoder, accumulatorCoder));
+  }
+
+  @ProcessElement
+  public void processElement(
+      @Element KV<K, V> element,
+      @Timestamp Instant eventTime,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
+      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
+      @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
+      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      MultiOutputReceiver out) {
+    IntervalWindow window = windowing.windowOf(eventTime);
+    String tag = tag(window.start());
+    // This step's input watermark: for an event-time timer the "current relative time" is
+    // exactly that.
+    Instant watermark = deadlines.get(tag).getCurrentRelativeTime();
+    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushTimer));
+    @Nullable WindowState<V, AccumT> open = openWindows.get(window.start()).read();
+    if (open != null) {
+      // A timer due at this watermark may not have fired yet: its panes come first, so a record
+      // judged late never joins a pane that should have closed without it.
+      emit(element.getKey(), engine.onWatermark(open, watermark), out);
+      if (open.isDone()) {
+        openWindows.remove(window.start());
+        deadlines.get(tag).clear();
+        open = null;
+      }
+    }
+    Arrival arrival = engine.arrival(window, watermark);
+    if (arrival == Arrival.EXPIRED) {
+      expiredRecords.inc();
+      out.get(expiredTag)
+          .output(
+              KV.of(
+                  element.getKey(),
+                  new Expired<>(element.getValue(), eventTime, window, watermark)));
+      return;
+    }
+    if (open == null) {
+      open = engine.open(window.start());
+      emit(element.getKey(), engine.onWatermark(open, watermark), out);
+      deadlines.set(tag, nextDeadline(open));
+    }
+    if (arrival == Arrival.ON_TIME) {
+      engine.addOnTime(open, element.getValue());
+      if (open.flushDueMillis() != WindowState.NO_FLUSH) {
+        armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
+      }
+    } else {
+      emit(element.getKey(), engine.addLateWithinLateness(open, element.getValue()), out);
+    }
+    openWindows.put(window.start(), open);
+  }
+
+  /**
+   * A window's deadline: when it closes, its ON_TIME pane; when it expires, its final pane, and its
+   * state goes. Only this window is read, so a deadline costs the same however many windows the key
+   * has open.
+   */
+  @OnTimerFamily(DEADLINE_TIMERS)
+  public void onDeadline(
+      @TimerId String tag,
+      @Key K key,
+      @Timestamp Instant deadline,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
+      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
+      @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
+      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      MultiOutputReceiver out) {
+    Instant start = new Instant(Long.parseLong(tag));
+    @Nullable WindowState<V, AccumT> open = openWindows.get(start).read();
+    if (open == null) {
+      return;
+    }
+    // The watermark may have jumped past the deadline: the window is then judged where it is, so
+    // an ON_TIME pane that is also the last one is final, as Beam's own trigger makes it.
+    Instant watermark = Watermarks.latest(deadline, deadlines.get(tag).getCurrentRelativeTime());
+    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushTimer));
+    emit(key, engine.onWatermark(open, watermark), out);
+    if (open.isDone()) {
+      openWindows.remove(start);
+      if (openWindows.isEmpty().read()) {
+        flushDue.clear();
+        flushTimer.clear();
+      }
+      return;
+    }
+    openWindows.put(start, open);
+    deadlines.set(tag, nextDeadline(open));
+  }
+
+  /** The EARLY panes of the key's windows whose idle flush is due by the runner's clock. */
+  @OnTimer(FLUSH_TIMER)
+  public void onIdleFlush(
+      @Key K key,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
+      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
+      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      MultiOutputReceiver out) {
+    @Nullable Instant due = flushDue.read();
+    flushDue.clear();
+    Clock clock = clockOf(flushTimer);
+    // Runners also fire pending processing-time timers when the input ends, before they are due:
+    // that is the end of the input, not idleness, and the deadline timers report those windows.
+    if (due == null || clock.millis() < due.getMillis()) {
+      return;
+    }
+    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clock);
+    for (Map.Entry<Instant, WindowState<V, AccumT>> entry : entries(openWindows)) {
+      WindowState<V, AccumT> open = entry.getValue();
+      List<PaneEngine.Pane<OutputT>> early = engine.onClock(open);
+      if (!early.isEmpty()) {
+        emit(key, early, out);
+        openWindows.put(entry.getKey(), open);
+      } else if (open.flushDueMillis() != WindowState.NO_FLUSH) {
+        armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
+      }
+    }
+  }
+
+  /** When the window's timer is next due; a timer cannot be set past the global window's end. */
+  private Instant nextDeadline(WindowState<V, AccumT> open) {
+    return Watermarks.earliest(engine.nextDeadline(open), GlobalWindow.INSTANCE.maxTimestamp());
+  }
+
+  /** Makes the key's one flush timer fire at {@code due} unless it fires earlier already. */
+  private static void armFlush(Instant due, ValueState<Instant> flushDue, Timer flushTimer) {
+    @Nullable Instant armed = flushDue.read();
+    if (armed == null || due.isBefore(armed)) {
+      flushTimer.set(due);
+      flushDue.write(due);
+    }
+  }
+
+  private void emit(K key, List<PaneEngine.Pane<OutputT>> panes, MultiOutputReceiver out) {
+    for (PaneEngine.Pane<OutputT> pane : panes) {
+      out.get(panesTag).output(KV.of(key, KV.of(pane.pane(), pane.value())));
+    }
+  }
+
+  /** The tag of a window's deadline timer: its start in epoch milliseconds. */
+  private static String tag(Instant windowStart) {
+    return Long.toString(windowStart.getMillis());
+  }
+
+  /** A copy, so the state can be changed while going through it. */
+  private static <T> List<Map.Entry<Instant, T>> entries(MapState<Instant, T> openWindows) {
+    List<Map.Entry<Instant, T>> entries = new ArrayList<>();
+    openWindows.entries().read().forEach(entries::add);
+    return entries;
+  }
+
+  /** The runner's processing time, which a {@code TestStream} may set by hand, as a clock. */
+  private static Clock clockOf(Timer processingTimeTimer) {
+    return new RunnerClock(processingTimeTimer);
+  }
+
+  /** Reads the runner's processing time through a processing-time timer. */
+  private static final class RunnerClock extends Clock {
+    private final Timer processingTimeTimer;
+
+    RunnerClock(Timer processingTimeTimer) {
+      this.processingTimeTimer = processingTimeTimer;
+    }
+
+    @Override
+    public long millis() {
+      return processingTimeTimer.getCurrentRelativeTime().getMillis();
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      return java.time.Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException("the runner's clock has no zone");
+    }
+  }
+}
