@@ -1,8 +1,10 @@
 /**
- * Windows for live sources: the preset ({@link
- * dev.tidemark.transforms.windowing.EventTimeWindowing}), exact late-data capture ({@link
- * dev.tidemark.transforms.windowing.CaptureLateData}) and counting ({@link
- * dev.tidemark.transforms.windowing.CountPerWindow}). Recordings use {@code replay} instead.
- * Depends on {@code model}, {@code watermark} and {@code metrics}.
+ * Windows and panes: the preset ({@link dev.tidemark.transforms.windowing.EventTimeWindowing}), the
+ * one core that decides panes ({@link dev.tidemark.transforms.windowing.PaneEngine}), its live step
+ * for any {@code KV<K, V>} ({@link dev.tidemark.transforms.windowing.AggregatePerWindow}, with
+ * {@link dev.tidemark.transforms.windowing.CountPerWindow} as the adapter for events), and exact
+ * late-data capture in front of a user's own GroupByKey ({@link
+ * dev.tidemark.transforms.windowing.CaptureLateData}). Recordings use {@code replay}, on the same
+ * core. Depends on {@code model}, {@code watermark} and {@code metrics}.
  */
 package dev.tidemark.transforms.windowing;
