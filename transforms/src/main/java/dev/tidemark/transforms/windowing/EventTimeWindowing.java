@@ -7,6 +7,7 @@ import org.apache.beam.sdk.transforms.windowing.AfterWatermark;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.Never;
 import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
 import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
@@ -52,6 +53,7 @@ public final class EventTimeWindowing implements Serializable {
   private final Duration size;
   private final Duration allowedLateness;
   private final Duration idleFlush;
+  private final boolean finalPaneOnly;
 
   /** Assigns {@link #windowOf}; made once, not per record. */
   private final FixedWindows windows;
@@ -62,11 +64,13 @@ public final class EventTimeWindowing implements Serializable {
    */
   private final long latestUncappedMaxTimestampMillis;
 
-  private EventTimeWindowing(Duration size, Duration allowedLateness, Duration idleFlush) {
+  private EventTimeWindowing(
+      Duration size, Duration allowedLateness, Duration idleFlush, boolean finalPaneOnly) {
     this.size = size;
     this.windows = FixedWindows.of(size);
     this.allowedLateness = allowedLateness;
     this.idleFlush = idleFlush;
+    this.finalPaneOnly = finalPaneOnly;
     this.latestUncappedMaxTimestampMillis =
         GlobalWindow.INSTANCE.maxTimestamp().getMillis() - allowedLateness.getMillis();
   }
@@ -77,7 +81,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "window size: " + size + " is not allowed; use a positive duration, e.g. 5s");
     }
-    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH);
+    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
   }
 
   /** How long after a window's end late data is still added to it (as LATE panes). */
@@ -86,7 +90,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "allowed lateness: " + allowedLateness + " is not allowed; use zero or more, e.g. 1m");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush);
+    return new EventTimeWindowing(size, allowedLateness, idleFlush, finalPaneOnly);
   }
 
   /** How long after the first element of a pane an EARLY pane fires, whatever the watermark. */
@@ -95,7 +99,20 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "idle flush: " + idleFlush + " is not allowed; use a positive duration, e.g. 10s");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush);
+    return new EventTimeWindowing(size, allowedLateness, idleFlush, finalPaneOnly);
+  }
+
+  /**
+   * Each window's final pane only, when the window expires (its end plus the allowed lateness),
+   * with no EARLY pane: one result per (key, window), for a store downstream that appends.
+   */
+  public EventTimeWindowing withFinalPaneOnly() {
+    return new EventTimeWindowing(size, allowedLateness, idleFlush, true);
+  }
+
+  /** Whether only each window's final pane is emitted ({@link #withFinalPaneOnly}). */
+  public boolean finalPaneOnly() {
+    return finalPaneOnly;
   }
 
   public Duration size() {
@@ -143,6 +160,14 @@ public final class EventTimeWindowing implements Serializable {
 
   /** Assigns elements to this preset's windows, with its trigger. */
   public <T> Window<T> windowInto() {
+    if (finalPaneOnly) {
+      // One pane per window, when it is collected at expiry: Beam fires it whatever the trigger.
+      return Window.<T>into(FixedWindows.of(size))
+          .triggering(Never.ever())
+          .withAllowedLateness(allowedLateness, ClosingBehavior.FIRE_ALWAYS)
+          .withOnTimeBehavior(OnTimeBehavior.FIRE_IF_NON_EMPTY)
+          .accumulatingFiredPanes();
+    }
     return Window.<T>into(FixedWindows.of(size))
         .triggering(
             AfterWatermark.pastEndOfWindow()
@@ -163,6 +188,7 @@ public final class EventTimeWindowing implements Serializable {
         + allowedLateness
         + ", idleFlush="
         + idleFlush
+        + (finalPaneOnly ? ", finalPaneOnly" : "")
         + "}";
   }
 }

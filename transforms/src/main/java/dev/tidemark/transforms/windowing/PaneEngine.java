@@ -32,6 +32,9 @@ import org.joda.time.Instant;
  *       AfterProcessingTime.pastFirstElementInPane()} fires.
  *   <li>Panes accumulate; exactly one pane of a window is {@code final}, and it holds every record
  *       that was not late beyond the lateness.
+ *   <li>With {@link EventTimeWindowing#withFinalPaneOnly()}, that final pane is the only one: index
+ *       0, timing ON_TIME (as Beam names the first pane after the watermark passed the window's
+ *       end), emitted when the window expires; no idle flush is armed.
  * </ul>
  *
  * <h3>The one way live and replayed output differ</h3>
@@ -167,7 +170,9 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
   }
 
   private void armIdleFlush(WindowState<InputT, AccumT> state) {
-    if (!state.closed && state.flushDueMillis == WindowState.NO_FLUSH) {
+    if (!windowing.finalPaneOnly()
+        && !state.closed
+        && state.flushDueMillis == WindowState.NO_FLUSH) {
       // A window with data reports within idleFlush of its first unreported record, whatever the
       // watermark does.
       state.flushDueMillis = clock.millis() + windowing.idleFlush().getMillis();
@@ -187,7 +192,7 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
     state.accumulated = aggregate.addInput(state.accumulated, record);
     state.records++;
     state.closed = true;
-    return List.of(pane(state, Timing.LATE, false));
+    return windowing.finalPaneOnly() ? List.of() : List.of(pane(state, Timing.LATE, false));
   }
 
   /**
@@ -206,7 +211,7 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
       state.flushDueMillis = WindowState.NO_FLUSH;
     }
     if (judge == Judge.INPUT_WATERMARK) {
-      if (closing && state.records > 0) {
+      if (closing && state.records > 0 && (expired || !windowing.finalPaneOnly())) {
         panes.add(pane(state, Timing.ON_TIME, expired));
       }
       if (expired && !state.finalEmitted) {
@@ -220,13 +225,16 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
       List<InputT> late = new ArrayList<>(state.heldLate);
       late.sort(arrivalOrder);
       state.heldLate.clear();
-      if (state.records > 0) {
+      if (state.records > 0 && (late.isEmpty() || !windowing.finalPaneOnly())) {
         panes.add(pane(state, Timing.ON_TIME, late.isEmpty()));
       }
       for (int i = 0; i < late.size(); i++) {
         state.accumulated = aggregate.addInput(state.accumulated, late.get(i));
         state.records++;
-        panes.add(pane(state, Timing.LATE, i == late.size() - 1));
+        boolean last = i == late.size() - 1;
+        if (last || !windowing.finalPaneOnly()) {
+          panes.add(pane(state, Timing.LATE, last));
+        }
       }
       state.finalEmitted = true;
     }
@@ -244,8 +252,11 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
 
   private Pane<OutputT> pane(WindowState<InputT, AccumT> state, Timing timing, boolean isFinal) {
     IntervalWindow window = window(state);
+    // The only pane of a window is the first after the watermark passed its end: Beam names it
+    // ON_TIME, whatever records it holds.
+    Timing named = windowing.finalPaneOnly() ? Timing.ON_TIME : timing;
     WindowPane pane =
-        new WindowPane(window.start(), window.end(), timing, state.panesEmitted++, isFinal);
+        new WindowPane(window.start(), window.end(), named, state.panesEmitted++, isFinal);
     if (isFinal) {
       state.finalEmitted = true;
     }

@@ -65,17 +65,24 @@ class CountPerWindowTest {
   }
 
   /** The transform under test: the engine, or the preset that specifies it. */
-  private static PTransform<PCollection<Event>, PCollectionTuple> counter(String name) {
+  private static PTransform<PCollection<Event>, PCollectionTuple> counter(
+      String name, EventTimeWindowing windowing) {
     return name.equals("preset")
-        ? PresetCountPerWindow.of(WINDOWING)
-        : CountPerWindow.of(WINDOWING);
+        ? PresetCountPerWindow.of(windowing)
+        : CountPerWindow.of(windowing);
   }
 
   private static PCollectionTuple countPerWindow(
       String counter, TestPipeline p, TestStream<String> stream) {
+    return countPerWindow(counter, WINDOWING, p, stream);
+  }
+
+  private static PCollectionTuple countPerWindow(
+      String counter, EventTimeWindowing windowing, TestPipeline p, TestStream<String> stream) {
     PCollectionTuple parsed =
         p.apply(stream).apply("Parse", ParseEvents.with(CsvEventFormat.keyAndTime()));
-    PCollectionTuple counted = parsed.get(ParseEvents.EVENTS).apply("Count", counter(counter));
+    PCollectionTuple counted =
+        parsed.get(ParseEvents.EVENTS).apply("Count", counter(counter, windowing));
     return PCollectionTuple.of(CountPerWindow.RESULTS, counted.get(CountPerWindow.RESULTS))
         .and(CountPerWindow.LATE, counted.get(CountPerWindow.LATE))
         .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
@@ -229,6 +236,28 @@ class CountPerWindowTest {
                     + " window"));
     PAssert.that(out.get(CountPerWindow.RESULTS))
         .containsInAnyOrder(result("a", 1, Timing.ON_TIME, 0, true));
+    p.run();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"engine", "preset"})
+  void finalPaneOnly(String counter, TestPipeline p) {
+    TestStream<String> stream =
+        stream()
+            .addElements(event("a", 1000))
+            // (1) The idle flush passes while the window is open: no EARLY pane.
+            .advanceProcessingTime(IDLE_FLUSH.plus(Duration.standardSeconds(1)))
+            // (2) The window closes, and a record comes within the lateness: no pane yet.
+            .advanceWatermarkTo(BASE_TIME.plus(WINDOW).plus(Duration.standardSeconds(10)))
+            .addElements(event("a", 2000))
+            .advanceWatermarkToInfinity();
+    PCollectionTuple out = countPerWindow(counter, WINDOWING.withFinalPaneOnly(), p, stream);
+
+    // (3) One pane when the window expires, with both records: the first after the window's end,
+    // so ON_TIME, and the only one, so index 0.
+    PAssert.that(out.get(CountPerWindow.RESULTS))
+        .containsInAnyOrder(result("a", 2, Timing.ON_TIME, 0, true));
+    PAssert.that(out.get(CountPerWindow.LATE)).empty();
     p.run();
   }
 }
