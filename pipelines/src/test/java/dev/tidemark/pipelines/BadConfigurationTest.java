@@ -60,6 +60,7 @@ class BadConfigurationTest {
         "bad format | count --format=xml | tidemark: --format: 'xml' is not a format; use csv or json",
         "sum without json | count --sumField=id | tidemark: --sumField: only --format=json has named fields; csv lines are key,epochMillis",
         "bad start position | count --source=kafka://localhost:9092/t --startFrom=middle | tidemark: --startFrom: 'middle' is not a start position; use earliest or latest",
+        "bad emit | count --emit=last | tidemark: --emit: 'last' is not a choice of panes; use all or final",
         "bad time zone | metrics --timeZone=Mars/Olympus | tidemark: --timeZone: 'Mars/Olympus' is not a time zone; use e.g. UTC or Asia/Shanghai",
         "faster copy | metrics --fasterCopy=true | tidemark: --fasterCopy: it lets a checkpoint take in records that came after its barrier, so a restore counts them twice; leave it out: tidemark already passes elements between operators without copying them",
         "startup archive outside the jar | startup-archive | tidemark: startup-archive archives the jar it runs from: java -jar tidemark.jar startup-archive",

@@ -39,7 +39,26 @@ class CountPipelineTest {
       throws Exception {
     // (1) alice at ...566000 and ...567000, then a record at ...574000 closes [565000, 570000)
     // under a 3 s bound; (2) alice at ...568000 arrives after that: late, but within 1 min.
-    Path input = directory.resolve("s2-late-" + runner + ".json");
+    List<String> alice = s2WithALateOrder(runner, parallelism, "all");
+    // (3) The ON_TIME pane holds what came before the window closed; the late order adds a LATE
+    // pane, the final one.
+    assertThat(alice, contains("LATE#1 final=true 3/8", "ON_TIME#0 final=false 2/3"));
+  }
+
+  @ParameterizedTest(name = "{0} parallelism {1}")
+  @MethodSource("runners")
+  void emitFinalWritesOneRowPerWindowWithTheLateOrderInIt(String runner, int parallelism)
+      throws Exception {
+    // (1) The same records, with --emit=final: one row for alice's window, when it expires.
+    List<String> alice = s2WithALateOrder(runner, parallelism, "final");
+    assertThat(alice, contains("ON_TIME#0 final=true 3/8"));
+  }
+
+  /** S2's orders with one late within the lateness, counted; alice's panes, sorted. */
+  private static List<String> s2WithALateOrder(String runner, int parallelism, String emit)
+      throws Exception {
+    String name = "s2-late-" + emit + "-" + runner;
+    Path input = directory.resolve(name + ".json");
     Files.write(
         input,
         List.of(
@@ -50,7 +69,7 @@ class CountPipelineTest {
     Outputs.Run run =
         Outputs.run(
             directory,
-            "s2-late-" + runner,
+            name,
             "count",
             "--source=file:" + input,
             "--format=json",
@@ -59,6 +78,7 @@ class CountPipelineTest {
             "--sumField=id",
             "--maxOutOfOrderness=3s",
             "--allowedLateness=1m",
+            "--emit=" + emit,
             "--runner=" + runner,
             "--parallelism=" + parallelism);
 
@@ -78,9 +98,7 @@ class CountPipelineTest {
       }
     }
     alice.sort(null);
-    // (3) The ON_TIME pane holds what came before the window closed; the late order adds a LATE
-    // pane, the final one.
-    assertThat(alice, contains("LATE#1 final=true 3/8", "ON_TIME#0 final=false 2/3"));
+    return alice;
   }
 
   @ParameterizedTest(name = "{0} parallelism {1}")

@@ -41,8 +41,9 @@ public final class EventTimeOptions {
   }
 
   /**
-   * The windowing preset: windows of {@code windowSize}, the shared allowed lateness, and an idle
-   * flush after the same idle timeout the sources use.
+   * The windowing preset: windows of {@code windowSize}, the shared allowed lateness, an idle flush
+   * after the same idle timeout the sources use, and every pane or only the final one ({@code
+   * --emit}).
    *
    * @throws ConfigurationException naming the option that is wrong
    */
@@ -52,8 +53,19 @@ public final class EventTimeOptions {
     if (size.getMillis() == 0) {
       throw new ConfigurationException("--windowSize: 0 is not allowed; use e.g. 5s");
     }
-    return EventTimeWindowing.fixed(size)
-        .withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
-        .withIdleFlush(eventTime.idleTimeout());
+    EventTimeWindowing windowing =
+        EventTimeWindowing.fixed(size)
+            .withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
+            .withIdleFlush(eventTime.idleTimeout());
+    return finalPaneOnly(options.getEmit()) ? windowing.withFinalPaneOnly() : windowing;
+  }
+
+  private static boolean finalPaneOnly(String emit) {
+    String value = emit == null ? "" : emit.trim().toLowerCase(Locale.ROOT);
+    if (!value.equals("all") && !value.equals("final")) {
+      throw new ConfigurationException(
+          "--emit: '" + emit + "' is not a choice of panes; use all or final");
+    }
+    return value.equals("final");
   }
 }

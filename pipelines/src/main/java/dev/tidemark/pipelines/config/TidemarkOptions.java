@@ -30,6 +30,14 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
 
   void setDeadLetterSink(String value);
 
+  @Description(
+      "Which panes of a window are written: all (EARLY, ON_TIME and LATE, each a new row) or"
+          + " final (one row per window, when it expires: its end plus --allowedLateness)")
+  @Default.String("all")
+  String getEmit();
+
+  void setEmit(String value);
+
   @Description("How long after its end a window still takes late records (as LATE panes)")
   @Default.String("0s")
   String getAllowedLateness();
