@@ -6,6 +6,7 @@ import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
+import dev.tidemark.pipelines.io.PaneRules;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.pipelines.io.SourceUri;
@@ -113,8 +114,11 @@ public final class JoinPipeline {
   static void assemble(Pipeline pipeline, Settings settings) {
     Optional<Replay> orders = settings.orders().replay(ORDERS, settings.eventTime());
     Optional<Replay> coupons = settings.coupons().replay(COUPONS, settings.eventTime());
+    boolean replayed = orders.isPresent() && coupons.isPresent();
+    PaneRules.log(settings.orders(), replayed);
+    PaneRules.log(settings.coupons(), replayed);
     PCollectionTuple joined =
-        orders.isPresent() && coupons.isPresent()
+        replayed
             ? pipeline.apply(
                 "LeftJoinReplays",
                 Replay.leftJoin(orders.get(), coupons.get(), settings.windowing(), MERGE))

@@ -12,6 +12,11 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 record TestStreamSource(TestStream<String> stream) implements Source {
 
   @Override
+  public String describe() {
+    return "a TestStream";
+  }
+
+  @Override
   public PCollectionTuple read(
       Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
     return pipeline.apply("Stream" + name, stream).apply("Parse" + name, ParseEvents.with(format));

@@ -39,6 +39,11 @@ public final class KafkaSource implements Source {
   }
 
   @Override
+  public String describe() {
+    return "kafka://" + bootstrapServers + "/" + topic;
+  }
+
+  @Override
   public PCollectionTuple read(
       Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
     settings.requireNoPartitionField("a Kafka source reads each partition with its own watermark");

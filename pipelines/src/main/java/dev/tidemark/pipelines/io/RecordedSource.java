@@ -30,6 +30,11 @@ final class RecordedSource implements Source {
   }
 
   @Override
+  public String describe() {
+    return lines.describe();
+  }
+
+  @Override
   public Optional<Replay> replay(EventFormat format, EventTimeSettings settings) {
     Replay replay =
         Replay.of(lines, format)

@@ -21,6 +21,11 @@ public final class SocketSource implements Source {
   }
 
   @Override
+  public String describe() {
+    return "socket://" + host + ":" + port;
+  }
+
+  @Override
   public boolean startsFromImpulse() {
     return true;
   }

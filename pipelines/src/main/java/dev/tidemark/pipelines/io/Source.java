@@ -16,6 +16,9 @@ import org.apache.beam.sdk.values.PCollectionTuple;
  */
 public interface Source {
 
+  /** Where the records come from, for log lines and errors. */
+  String describe();
+
   /** Whether it starts from Beam's Impulse, which Flink must keep alive (sockets). */
   default boolean startsFromImpulse() {
     return false;
@@ -46,6 +49,7 @@ public interface Source {
       EventTimeSettings settings,
       EventTimeWindowing windowing) {
     Optional<Replay> replay = replay(format, settings);
+    PaneRules.log(this, replay.isPresent());
     if (replay.isPresent()) {
       return pipeline.apply("CountReplayPerWindow", replay.get().countPerWindow(windowing));
     }
