@@ -4,12 +4,11 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.KeyedPaneState;
 import dev.tidemark.transforms.windowing.PaneEngine;
 import dev.tidemark.transforms.windowing.WindowState;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -130,9 +129,7 @@ final class ReplayPanesFn<AccumT, OutputT>
     for (KV<Integer, Event> late : records.lateWithinLateness) {
       engine.addLateWithinLateness(open, late);
     }
-    if (open.flushDueMillis() != Long.MAX_VALUE) {
-      armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
-    }
+    KeyedPaneState.armFlushFor(open, flushDue, flushTimer);
     openWindows.put(records.windowStart, open);
   }
 
@@ -158,17 +155,9 @@ final class ReplayPanesFn<AccumT, OutputT>
       return;
     }
     emit(key, engine.onWatermark(open, deadline), out);
-    if (open.isDone()) {
-      openWindows.remove(start);
-      if (openWindows.isEmpty().read()) {
-        // A key with no open window keeps no state and no timer.
-        flushDue.clear();
-        flushTimer.clear();
-      }
-      return;
+    if (KeyedPaneState.storeOrRelease(open, openWindows, flushDue, flushTimer)) {
+      deadlines.set(tag, expiresAt(open));
     }
-    openWindows.put(start, open);
-    deadlines.set(tag, expiresAt(open));
   }
 
   @OnTimer(FLUSH_TIMER)
@@ -178,32 +167,13 @@ final class ReplayPanesFn<AccumT, OutputT>
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
-    @Nullable Instant due = flushDue.read();
-    flushDue.clear();
-    // Runners also fire pending processing-time timers when the input ends, before they are due:
-    // that is the end of the replay, not idleness, and the deadline timers report those windows.
-    if (due == null || Instant.now().isBefore(due)) {
-      return;
-    }
-    for (Map.Entry<Instant, WindowState<KV<Integer, Event>, AccumT>> entry : entries(openWindows)) {
-      WindowState<KV<Integer, Event>, AccumT> open = entry.getValue();
-      List<PaneEngine.Pane<OutputT>> early = engine.onClock(open);
-      if (!early.isEmpty()) {
-        emit(key, early, out);
-        openWindows.put(entry.getKey(), open);
-      } else if (open.flushDueMillis() != Long.MAX_VALUE) {
-        armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
-      }
-    }
-  }
-
-  /** Makes the key's one flush timer fire at {@code due} unless it fires earlier already. */
-  private static void armFlush(Instant due, ValueState<Instant> flushDue, Timer flushTimer) {
-    @Nullable Instant armed = flushDue.read();
-    if (armed == null || due.isBefore(armed)) {
-      flushTimer.set(due);
-      flushDue.write(due);
-    }
+    KeyedPaneState.onFlushTimer(
+        engine,
+        Instant.now().getMillis(),
+        openWindows,
+        flushDue,
+        flushTimer,
+        panes -> emit(key, panes, out));
   }
 
   private static <OutputT> void emit(
@@ -228,12 +198,5 @@ final class ReplayPanesFn<AccumT, OutputT>
   /** When every record of the window that is not expired is here. */
   private Instant expiresAt(WindowState<KV<Integer, Event>, AccumT> open) {
     return Watermarks.earliest(engine.expiresAt(open), GlobalWindow.INSTANCE.maxTimestamp());
-  }
-
-  /** A copy, so the state can be changed while going through it. */
-  private static <T> List<Map.Entry<Instant, T>> entries(MapState<Instant, T> openWindows) {
-    List<Map.Entry<Instant, T>> entries = new ArrayList<>();
-    openWindows.entries().read().forEach(entries::add);
-    return entries;
   }
 }

@@ -6,9 +6,7 @@ import dev.tidemark.transforms.watermark.Watermarks;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.metrics.Counter;
@@ -126,9 +124,7 @@ final class LivePanesFn<K, V, AccumT, OutputT>
     }
     if (arrival == Arrival.ON_TIME) {
       engine.addOnTime(open, element.getValue());
-      if (open.flushDueMillis() != WindowState.NO_FLUSH) {
-        armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
-      }
+      KeyedPaneState.armFlushFor(open, flushDue, flushTimer);
     } else {
       emit(element.getKey(), engine.addLateWithinLateness(open, element.getValue()), out);
     }
@@ -137,8 +133,8 @@ final class LivePanesFn<K, V, AccumT, OutputT>
 
   /**
    * A window's deadline: when it closes, its ON_TIME pane; when it expires, its final pane, and its
-   * state goes. Only this window is read, so a deadline costs the same however many windows the key
-   * has open.
+   * state goes ({@link KeyedPaneState}). Only this window is read, so a deadline costs the same
+   * however many windows the key has open.
    */
   @OnTimerFamily(DEADLINE_TIMERS)
   public void onDeadline(
@@ -160,16 +156,9 @@ final class LivePanesFn<K, V, AccumT, OutputT>
     Instant watermark = Watermarks.latest(deadline, deadlines.get(tag).getCurrentRelativeTime());
     PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushTimer));
     emit(key, engine.onWatermark(open, watermark), out);
-    if (open.isDone()) {
-      openWindows.remove(start);
-      if (openWindows.isEmpty().read()) {
-        flushDue.clear();
-        flushTimer.clear();
-      }
-      return;
+    if (KeyedPaneState.storeOrRelease(open, openWindows, flushDue, flushTimer)) {
+      deadlines.set(tag, nextDeadline(open));
     }
-    openWindows.put(start, open);
-    deadlines.set(tag, nextDeadline(open));
   }
 
   /** The EARLY panes of the key's windows whose idle flush is due by the runner's clock. */
@@ -180,39 +169,19 @@ final class LivePanesFn<K, V, AccumT, OutputT>
       @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerId(FLUSH_TIMER) Timer flushTimer,
       MultiOutputReceiver out) {
-    @Nullable Instant due = flushDue.read();
-    flushDue.clear();
     Clock clock = clockOf(flushTimer);
-    // Runners also fire pending processing-time timers when the input ends, before they are due:
-    // that is the end of the input, not idleness, and the deadline timers report those windows.
-    if (due == null || clock.millis() < due.getMillis()) {
-      return;
-    }
-    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clock);
-    for (Map.Entry<Instant, WindowState<V, AccumT>> entry : entries(openWindows)) {
-      WindowState<V, AccumT> open = entry.getValue();
-      List<PaneEngine.Pane<OutputT>> early = engine.onClock(open);
-      if (!early.isEmpty()) {
-        emit(key, early, out);
-        openWindows.put(entry.getKey(), open);
-      } else if (open.flushDueMillis() != WindowState.NO_FLUSH) {
-        armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
-      }
-    }
+    KeyedPaneState.onFlushTimer(
+        engine.withClock(clock),
+        clock.millis(),
+        openWindows,
+        flushDue,
+        flushTimer,
+        panes -> emit(key, panes, out));
   }
 
   /** When the window's timer is next due; a timer cannot be set past the global window's end. */
   private Instant nextDeadline(WindowState<V, AccumT> open) {
     return Watermarks.earliest(engine.nextDeadline(open), GlobalWindow.INSTANCE.maxTimestamp());
-  }
-
-  /** Makes the key's one flush timer fire at {@code due} unless it fires earlier already. */
-  private static void armFlush(Instant due, ValueState<Instant> flushDue, Timer flushTimer) {
-    @Nullable Instant armed = flushDue.read();
-    if (armed == null || due.isBefore(armed)) {
-      flushTimer.set(due);
-      flushDue.write(due);
-    }
   }
 
   private void emit(K key, List<PaneEngine.Pane<OutputT>> panes, MultiOutputReceiver out) {
@@ -224,13 +193,6 @@ final class LivePanesFn<K, V, AccumT, OutputT>
   /** The tag of a window's deadline timer: its start in epoch milliseconds. */
   private static String tag(Instant windowStart) {
     return Long.toString(windowStart.getMillis());
-  }
-
-  /** A copy, so the state can be changed while going through it. */
-  private static <T> List<Map.Entry<Instant, T>> entries(MapState<Instant, T> openWindows) {
-    List<Map.Entry<Instant, T>> entries = new ArrayList<>();
-    openWindows.entries().read().forEach(entries::add);
-    return entries;
   }
 
   /** The runner's processing time, which a {@code TestStream} may set by hand, as a clock. */
