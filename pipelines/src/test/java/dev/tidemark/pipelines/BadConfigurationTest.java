@@ -41,6 +41,8 @@ class BadConfigurationTest {
         "bad duration | count --windowSize=abc | tidemark: --windowSize: 'abc' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "negative ISO duration | count --allowedLateness=PT-5S | tidemark: --allowedLateness: 'PT-5S' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "zero idle timeout | count --idleTimeout=0s | tidemark: --idleTimeout: 0 is not allowed; use e.g. 10s",
+        "zero idle flush | count --idleFlush=0s | tidemark: --idleFlush: 0 is not allowed; use e.g. 10s",
+        "bad partition gap | count --partitionIdleGap=soon | tidemark: --partitionIdleGap: 'soon' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "unknown scheme | count --source=ftp://host/file | tidemark: --source: 'ftp://host/file' is not a source; use file:PATH, socket://HOST:PORT, kafka://HOST:PORT/TOPIC, generator: or sample:",
         "unreachable file | count --source=file:/nonexistent/tidemark/*.csv | tidemark: --source: no file matches '/nonexistent/tidemark/*.csv'",
         "missing file at the root | count --source=file:/no-such-tidemark-file.csv | tidemark: --source: no file matches '/no-such-tidemark-file.csv'",

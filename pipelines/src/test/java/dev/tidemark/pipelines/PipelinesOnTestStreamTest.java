@@ -37,6 +37,7 @@ class PipelinesOnTestStreamTest {
       new EventTimeSettings(
           Duration.standardSeconds(1),
           Duration.standardSeconds(10),
+          Duration.standardSeconds(10),
           Duration.standardMinutes(15),
           "earliest",
           null);

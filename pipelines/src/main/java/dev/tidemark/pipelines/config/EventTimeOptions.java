@@ -2,6 +2,7 @@ package dev.tidemark.pipelines.config;
 
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.Locale;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
@@ -19,13 +20,11 @@ public final class EventTimeOptions {
    * @throws ConfigurationException naming the option that is wrong
    */
   public static EventTimeSettings eventTime(TidemarkOptions options, String maxOutOfOrderness) {
-    Duration idleTimeout = Durations.parse("idleTimeout", options.getIdleTimeout());
-    if (idleTimeout.getMillis() == 0) {
-      throw new ConfigurationException("--idleTimeout: 0 is not allowed; use e.g. 10s");
-    }
+    Duration idleTimeout = positive("idleTimeout", options.getIdleTimeout());
     return new EventTimeSettings(
         Durations.parse("maxOutOfOrderness", maxOutOfOrderness),
         idleTimeout,
+        orDefault("partitionIdleGap", options.getPartitionIdleGap(), idleTimeout),
         Durations.parse("maxFutureSkew", options.getMaxFutureSkew()),
         startFrom(options.getStartFrom()),
         null);
@@ -56,8 +55,22 @@ public final class EventTimeOptions {
     EventTimeWindowing windowing =
         EventTimeWindowing.fixed(size)
             .withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
-            .withIdleFlush(eventTime.idleTimeout());
+            .withIdleFlush(orDefault("idleFlush", options.getIdleFlush(), eventTime.idleTimeout()));
     return finalPaneOnly(options.getEmit()) ? windowing.withFinalPaneOnly() : windowing;
+  }
+
+  /** A positive duration option. */
+  private static Duration positive(String option, String value) {
+    Duration duration = Durations.parse(option, value);
+    if (duration.getMillis() == 0) {
+      throw new ConfigurationException("--" + option + ": 0 is not allowed; use e.g. 10s");
+    }
+    return duration;
+  }
+
+  /** A positive duration option that, when not given, is {@code otherwise}. */
+  private static Duration orDefault(String option, @Nullable String value, Duration otherwise) {
+    return value == null ? otherwise : positive(option, value);
   }
 
   private static boolean finalPaneOnly(String emit) {

@@ -5,13 +5,15 @@ import org.joda.time.Duration;
 
 /**
  * How a source stamps and paces event time, from the command line: the out-of-orderness bound, the
- * idle timeout, how far ahead of the wall clock an event time may be, where a Kafka source starts
- * ({@code earliest} or {@code latest}), and, for a recording of several partitions, the field that
- * names each record's partition (null: one partition).
+ * idle timeout, the event-time gap after which a recorded partition stops holding the watermark
+ * back, how far ahead of the wall clock an event time may be, where a Kafka source starts ({@code
+ * earliest} or {@code latest}), and, for a recording of several partitions, the field that names
+ * each record's partition (null: one partition).
  */
 public record EventTimeSettings(
     Duration maxOutOfOrderness,
     Duration idleTimeout,
+    Duration partitionIdleGap,
     Duration maxFutureSkew,
     String startFrom,
     @Nullable String partitionField) {
@@ -22,7 +24,8 @@ public record EventTimeSettings(
       throw new ConfigurationException(
           "--partitionField: an empty name is not a field; use e.g. --partitionField=partition");
     }
-    return new EventTimeSettings(maxOutOfOrderness, idleTimeout, maxFutureSkew, startFrom, field);
+    return new EventTimeSettings(
+        maxOutOfOrderness, idleTimeout, partitionIdleGap, maxFutureSkew, startFrom, field);
   }
 
   /**

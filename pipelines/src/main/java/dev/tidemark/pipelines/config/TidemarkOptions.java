@@ -4,6 +4,7 @@ import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The options every tidemark pipeline takes. Sinks are URIs; durations accept {@code 500ms}, {@code
@@ -45,12 +46,26 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   void setAllowedLateness(String value);
 
   @Description(
-      "How long an input must be quiet before its watermark advances without data, and how long "
-          + "after a window's first record an EARLY result is emitted whatever the watermark")
+      "How long (wall clock) a caught-up input must be quiet before its watermark advances"
+          + " without data; also the default of --idleFlush and --partitionIdleGap")
   @Default.String("10s")
   String getIdleTimeout();
 
   void setIdleTimeout(String value);
+
+  @Description(
+      "How long (wall clock) after a window's first record not yet reported an EARLY result is"
+          + " emitted, whatever the watermark (default: --idleTimeout)")
+  @Nullable String getIdleFlush();
+
+  void setIdleFlush(@Nullable String value);
+
+  @Description(
+      "For a recording with --partitionField: how far (event time) a partition may fall behind the"
+          + " newest record before it stops holding the watermark back (default: --idleTimeout)")
+  @Nullable String getPartitionIdleGap();
+
+  void setPartitionIdleGap(@Nullable String value);
 
   @Description(
       "How far ahead of the wall clock an event time may be; a record further ahead is a dead "

@@ -107,7 +107,7 @@ public final class TimelineText {
     out.println(
         "partitions ("
             + timeline.partitions().size()
-            + "); the watermark is the lowest of those not quiet for --idleTimeout:");
+            + "); the watermark is the lowest of those not quiet for --partitionIdleGap:");
     for (PartitionLine partition : timeline.partitions()) {
       List<Step> steps = partition.watermark();
       out.println(

@@ -51,7 +51,7 @@ final class RecordedSource implements Source {
           "--partitionField: only JSON records have named fields; use --format=json");
     }
     return Optional.of(
-        replay.withPartitions(JsonFieldText.of(partitionField), settings.idleTimeout()));
+        replay.withPartitions(JsonFieldText.of(partitionField), settings.partitionIdleGap()));
   }
 
   @Override
