@@ -72,7 +72,8 @@ public final class CountPipeline {
     PerWindowCounts.Settings settings = settings(options);
     RunnerSettings.apply(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
-    PerWindowCounts.assemble(pipeline, settings, json(options.getSumField() != null));
+    PerWindowCounts.assemble(
+        pipeline, settings, json(options.getSumField() != null), JsonLines::windowKey);
     return pipeline;
   }
 

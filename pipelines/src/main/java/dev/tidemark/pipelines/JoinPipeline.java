@@ -123,8 +123,12 @@ public final class JoinPipeline {
                 "LeftJoinReplays",
                 Replay.leftJoin(orders.get(), coupons.get(), settings.windowing(), MERGE))
             : joinLive(pipeline, settings);
+    // A joined row has no key of its own: several left records share a (key, window).
     WriteOutputs.results(
-        joined.get(LeftJoinPerWindow.JOINED), JoinPipeline::json, settings.sinks().results());
+        joined.get(LeftJoinPerWindow.JOINED),
+        JoinPipeline::json,
+        row -> null,
+        settings.sinks().results());
     WriteOutputs.late("Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), settings.sinks().late());
     WriteOutputs.late("Coupons", joined.get(LeftJoinPerWindow.LATE_RIGHT), settings.sinks().late());
     WriteOutputs.deadLetters(joined.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());

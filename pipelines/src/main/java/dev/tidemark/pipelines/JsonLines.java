@@ -8,6 +8,7 @@ import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.model.WindowResult;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -105,6 +106,15 @@ final class JsonLines {
   }
 
   /** A late record: {@code "type":"late"}, where it belonged and the watermark it met. */
+  /** A result's record key: its key and window, the same for every pane of the window. */
+  static String windowKey(WindowResult result) {
+    return object(
+        json -> {
+          json.writeStringField("key", result.key());
+          json.writeNumberField("windowStart", result.pane().windowStart().getMillis());
+        });
+  }
+
   static String late(LateRecord late) {
     return object(
         json -> {

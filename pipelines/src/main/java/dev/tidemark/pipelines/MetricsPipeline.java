@@ -67,7 +67,8 @@ public final class MetricsPipeline {
     PerWindowCounts.Settings settings = settings(options);
     RunnerSettings.apply(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
-    PerWindowCounts.assemble(pipeline, settings, result -> json(result, timeZone));
+    PerWindowCounts.assemble(
+        pipeline, settings, result -> json(result, timeZone), MetricsPipeline::windowKey);
     return pipeline;
   }
 
@@ -112,6 +113,17 @@ public final class MetricsPipeline {
           json.writeNumberField("count_result", result.count());
           // After S5's own fields: which pane this is, so a consumer keeps the latest row.
           JsonLines.writeTiming(json, result.pane());
+        });
+  }
+
+  /** A result's record key: its index, op and window, the same for every pane of the window. */
+  static String windowKey(WindowResult result) {
+    List<String> key = indexAndOp(result);
+    return JsonLines.object(
+        json -> {
+          json.writeStringField("index_name", key.get(0));
+          json.writeStringField("op_type", key.get(1));
+          json.writeNumberField("windowStart", result.pane().windowStart().getMillis());
         });
   }
 

@@ -14,7 +14,8 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 
 /**
  * The shape {@code count} and {@code metrics} share: one source, parsed, counted per key and
- * window, each pane written as a JSON line, late records and dead letters to their sinks.
+ * window, each pane written as a JSON line keyed by its (key, window), late records and dead
+ * letters to their sinks.
  */
 final class PerWindowCounts {
 
@@ -30,13 +31,17 @@ final class PerWindowCounts {
 
   /** Adds the shape to {@code pipeline}; parses nothing. */
   static void assemble(
-      Pipeline pipeline, Settings settings, SerializableFunction<WindowResult, String> toJson) {
+      Pipeline pipeline,
+      Settings settings,
+      SerializableFunction<WindowResult, String> toJson,
+      SerializableFunction<WindowResult, String> keyOf) {
     PCollectionTuple counted =
         settings
             .source()
             .countPerWindow(
                 pipeline, settings.format(), settings.eventTime(), settings.windowing());
-    WriteOutputs.results(counted.get(CountPerWindow.RESULTS), toJson, settings.sinks().results());
+    WriteOutputs.results(
+        counted.get(CountPerWindow.RESULTS), toJson, keyOf, settings.sinks().results());
     WriteOutputs.late("", counted.get(CountPerWindow.LATE), settings.sinks().late());
     WriteOutputs.deadLetters(counted.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
   }

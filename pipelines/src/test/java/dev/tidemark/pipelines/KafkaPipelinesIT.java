@@ -14,7 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.GaugeResult;
@@ -170,6 +172,30 @@ class KafkaPipelinesIT {
               expected,
               Duration.ofSeconds(120)),
           equalTo(expected));
+      // Each row is keyed by its (index, op, window): every pane of a window under one key, one
+      // key per window, so a compacted topic keeps each window's latest row.
+      Map<String, String> windowOfKey = new TreeMap<>();
+      Set<String> windows = new TreeSet<>();
+      TopicValues.readKeyed(
+          broker.bootstrapServers(),
+          "direct-stats-per-second",
+          Duration.ofSeconds(30),
+          (key, value) -> {
+            JsonNode row = MetricsRows.readJson(value);
+            String window =
+                row.get("index_name").asText()
+                    + " "
+                    + row.get("op_type").asText()
+                    + " "
+                    + row.get("event_time_log").asText();
+            windows.add(window);
+            assertThat(value, key, startsWith("{\"index_name\":\"idx\",\"op_type\":\""));
+            String previous = windowOfKey.put(key, window);
+            assertThat(key, previous == null || previous.equals(window), equalTo(true));
+          },
+          () -> windows.size() >= expected.size());
+      assertThat(windowOfKey.size(), equalTo(windows.size()));
+      assertThat(windows.size(), equalTo(expected.size()));
     } finally {
       Runners.cancel(running);
     }

@@ -88,6 +88,15 @@ final class MetricsRows {
         rows -> rows.counts.equals(expected) && rows.closed.equals(expected.keySet()));
   }
 
+  /** One output row, parsed. */
+  static JsonNode readJson(String value) {
+    try {
+      return JSON.readTree(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The latest pane of each row in {@code rows}, as a file sink wrote them. */
   static Latest of(List<JsonNode> rows) {
     Latest latest = new Latest();

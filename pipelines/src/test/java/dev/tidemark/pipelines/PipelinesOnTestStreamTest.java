@@ -67,7 +67,8 @@ class PipelinesOnTestStreamTest {
             EVENT_TIME,
             EventTimeWindowing.fixed(Duration.standardSeconds(5)),
             sinks),
-        CountPipeline.json(false));
+        CountPipeline.json(false),
+        JsonLines::windowKey);
     pipeline.run().waitUntilFinish();
 
     List<String> finals = new ArrayList<>();
@@ -105,7 +106,8 @@ class PipelinesOnTestStreamTest {
             EVENT_TIME,
             EventTimeWindowing.fixed(Duration.standardSeconds(1)),
             sinks),
-        result -> MetricsPipeline.json(result, ZoneId.of("UTC")));
+        result -> MetricsPipeline.json(result, ZoneId.of("UTC")),
+        MetricsPipeline::windowKey);
     pipeline.run().waitUntilFinish();
 
     assertThat(

@@ -2,11 +2,15 @@ package dev.tidemark.pipelines.io;
 
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** {@code kafka://HOST:PORT/TOPIC}: each line a record value, without a key. */
+/**
+ * {@code kafka://HOST:PORT/TOPIC}: each line a record value, keyed when the pipeline gives it a key
+ * ({@link #writeKeyed}).
+ */
 final class KafkaSink implements Sink {
 
   private static final long serialVersionUID = 1L;
@@ -26,6 +30,15 @@ final class KafkaSink implements Sink {
         .withTopic(topic)
         .withValueSerializer(StringSerializer.class)
         .values();
+  }
+
+  @Override
+  public PTransform<PCollection<KV<String, String>>, PDone> writeKeyed() {
+    return KafkaIO.<String, String>write()
+        .withBootstrapServers(bootstrapServers)
+        .withTopic(topic)
+        .withKeySerializer(StringSerializer.class)
+        .withValueSerializer(StringSerializer.class);
   }
 
   @Override

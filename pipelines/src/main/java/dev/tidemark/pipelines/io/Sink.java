@@ -2,6 +2,8 @@ package dev.tidemark.pipelines.io;
 
 import java.io.Serializable;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.Values;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
 
@@ -14,4 +16,17 @@ public interface Sink extends Serializable {
 
   /** Writes every line to this sink. */
   PTransform<PCollection<String>, PDone> write();
+
+  /**
+   * Writes every line with its record key (null: none): a Kafka sink writes the key with the line,
+   * so a compacted topic keeps the latest line of each key; the other sinks write the line.
+   */
+  default PTransform<PCollection<KV<String, String>>, PDone> writeKeyed() {
+    return new PTransform<PCollection<KV<String, String>>, PDone>() {
+      @Override
+      public PDone expand(PCollection<KV<String, String>> keyed) {
+        return keyed.apply("Lines", Values.create()).apply("Write", write());
+      }
+    };
+  }
 }
