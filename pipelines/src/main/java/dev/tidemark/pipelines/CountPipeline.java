@@ -3,6 +3,7 @@ package dev.tidemark.pipelines;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
@@ -95,7 +96,8 @@ public final class CountPipeline {
             "source",
             options.getSource(),
             PipelineInput.COUNT,
-            RecordLimits.maxRecordBytes(options)),
+            RecordLimits.maxRecordBytes(options),
+            KafkaClientProperties.from(options)),
         format(options),
         eventTime,
         EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),

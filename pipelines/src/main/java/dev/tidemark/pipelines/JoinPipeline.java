@@ -2,6 +2,7 @@ package dev.tidemark.pipelines;
 
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.TidemarkOptions;
@@ -99,12 +100,14 @@ public final class JoinPipeline {
             "orders",
             options.getOrders(),
             PipelineInput.ORDERS,
-            RecordLimits.maxRecordBytes(options)),
+            RecordLimits.maxRecordBytes(options),
+            KafkaClientProperties.from(options)),
         SourceUri.parse(
             "coupons",
             options.getCoupons(),
             PipelineInput.COUPONS,
-            RecordLimits.maxRecordBytes(options)),
+            RecordLimits.maxRecordBytes(options),
+            KafkaClientProperties.from(options)),
         eventTime,
         EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),
         OutputSinks.from(options));

@@ -3,6 +3,7 @@ package dev.tidemark.pipelines;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
@@ -90,7 +91,8 @@ public final class MetricsPipeline {
             "source",
             options.getSource(),
             PipelineInput.METRICS,
-            RecordLimits.maxRecordBytes(options)),
+            RecordLimits.maxRecordBytes(options),
+            KafkaClientProperties.from(options)),
         FORMAT,
         eventTime,
         EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),

@@ -9,6 +9,7 @@ import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,10 @@ import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -196,6 +201,52 @@ class KafkaPipelinesIT {
           () -> windows.size() >= expected.size());
       assertThat(windowOfKey.size(), equalTo(windows.size()));
       assertThat(windows.size(), equalTo(expected.size()));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
+  @Test
+  void clientPropertiesReachTheConsumers() throws Exception {
+    broker.createTopic("props", 1);
+    long base = 1586489565000L;
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      lines.add("a," + (base + i * 1000L));
+    }
+    broker.send("props", 0, lines);
+    // (1) A consumer group and its commits, set in the file alone.
+    Path properties = directory.resolve("client.properties");
+    Files.write(
+        properties,
+        List.of(
+            "group.id=tidemark-props-it",
+            "enable.auto.commit=true",
+            "auto.commit.interval.ms=200"));
+    Path out = directory.resolve("props.json");
+    PipelineResult running =
+        startCount(
+            "props", out, directory.resolve("props-dead.json"), "--kafkaProperties=" + properties);
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+      // (2) The group has committed every record of the topic: the consumers ran with it.
+      TopicPartition partition = new TopicPartition("props", 0);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      long committed = -1;
+      while (committed < lines.size() && System.nanoTime() < deadline) {
+        OffsetAndMetadata offset =
+            admin
+                .listConsumerGroupOffsets("tidemark-props-it")
+                .partitionsToOffsetAndMetadata()
+                .get()
+                .get(partition);
+        committed = offset == null ? -1 : offset.offset();
+        if (committed < lines.size()) {
+          Thread.sleep(200);
+        }
+      }
+      assertThat(committed, equalTo((long) lines.size()));
     } finally {
       Runners.cancel(running);
     }

@@ -32,6 +32,13 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   void setDeadLetterSink(String value);
 
   @Description(
+      "A Kafka client properties file (security.protocol, sasl.*, ssl.*, group.id, ...) for every"
+          + " Kafka source, sink and topic check of the run")
+  @Nullable String getKafkaProperties();
+
+  void setKafkaProperties(@Nullable String value);
+
+  @Description(
       "Which panes of a window are written: all (EARLY, ON_TIME and LATE, each a new row) or"
           + " final (one row per window, when it expires: its end plus --allowedLateness)")
   @Default.String("all")

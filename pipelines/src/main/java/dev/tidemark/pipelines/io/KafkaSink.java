@@ -1,5 +1,7 @@
 package dev.tidemark.pipelines.io;
 
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.KV;
@@ -17,10 +19,12 @@ final class KafkaSink implements Sink {
 
   private final String bootstrapServers;
   private final String topic;
+  private final TreeMap<String, Object> clientProperties;
 
-  KafkaSink(String bootstrapServers, String topic) {
+  KafkaSink(String bootstrapServers, String topic, Map<String, String> clientProperties) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
+    this.clientProperties = new TreeMap<>(clientProperties);
   }
 
   @Override
@@ -28,6 +32,7 @@ final class KafkaSink implements Sink {
     return KafkaIO.<Void, String>write()
         .withBootstrapServers(bootstrapServers)
         .withTopic(topic)
+        .withProducerConfigUpdates(clientProperties)
         .withValueSerializer(StringSerializer.class)
         .values();
   }
@@ -37,6 +42,7 @@ final class KafkaSink implements Sink {
     return KafkaIO.<String, String>write()
         .withBootstrapServers(bootstrapServers)
         .withTopic(topic)
+        .withProducerConfigUpdates(clientProperties)
         .withKeySerializer(StringSerializer.class)
         .withValueSerializer(StringSerializer.class);
   }

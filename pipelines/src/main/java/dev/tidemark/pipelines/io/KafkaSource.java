@@ -5,6 +5,7 @@ import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
@@ -31,16 +32,30 @@ public final class KafkaSource implements Source {
   private final String bootstrapServers;
   private final String topic;
   private final int maxRecordBytes;
+  private final Map<String, String> clientProperties;
 
-  KafkaSource(String bootstrapServers, String topic, int maxRecordBytes) {
+  KafkaSource(
+      String bootstrapServers,
+      String topic,
+      int maxRecordBytes,
+      Map<String, String> clientProperties) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
     this.maxRecordBytes = maxRecordBytes;
+    this.clientProperties = clientProperties;
   }
 
   @Override
   public String describe() {
     return "kafka://" + bootstrapServers + "/" + topic;
+  }
+
+  /** The user's client properties, then what this source sets itself. */
+  private Map<String, Object> consumerConfig(EventTimeSettings settings) {
+    Map<String, Object> config = new HashMap<>(clientProperties);
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, settings.startFrom());
+    config.put(KafkaText.MAX_RECORD_BYTES, String.valueOf(maxRecordBytes));
+    return config;
   }
 
   @Override
@@ -58,12 +73,7 @@ public final class KafkaSource implements Source {
                     .withKeyDeserializer(ByteArrayDeserializer.class)
                     .withValueDeserializerAndCoder(
                         KafkaText.KafkaDeserializer.class, KafkaText.Coder.of())
-                    .withConsumerConfigUpdates(
-                        Map.of(
-                            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                            settings.startFrom(),
-                            KafkaText.MAX_RECORD_BYTES,
-                            String.valueOf(maxRecordBytes)))
+                    .withConsumerConfigUpdates(consumerConfig(settings))
                     .withTimestampPolicyFactory(
                         IdleAwareTimestampPolicyFactory.<byte[], KafkaText>byEventTime(
                                 record -> {

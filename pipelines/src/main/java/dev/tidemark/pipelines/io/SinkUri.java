@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Parses a {@code --sink}, {@code --lateSink} or {@code --deadLetterSink} URI into a {@link Sink},
@@ -20,7 +21,7 @@ public final class SinkUri {
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
-  public static Sink parse(String option, String uri) {
+  public static Sink parse(String option, String uri, Map<String, String> kafkaProperties) {
     String value = uri == null ? "" : uri.trim();
     if (value.equals("stdout")) {
       return new StdoutSink();
@@ -45,7 +46,7 @@ public final class SinkUri {
     }
     if (value.startsWith("kafka://")) {
       KafkaAddress address = KafkaAddress.parse(option, value);
-      return new KafkaSink(address.bootstrapServers(), address.topic());
+      return new KafkaSink(address.bootstrapServers(), address.topic(), kafkaProperties);
     }
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a sink; " + FORMS);
   }

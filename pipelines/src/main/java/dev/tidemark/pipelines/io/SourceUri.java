@@ -22,11 +22,17 @@ public final class SourceUri {
 
   /**
    * Parses {@code uri}, the value of {@code --option}; a file's line or a Kafka value longer than
-   * {@code maxRecordBytes} is to be a dead letter.
+   * {@code maxRecordBytes} is to be a dead letter; a Kafka source's consumers get {@code
+   * kafkaProperties}.
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
-  public static Source parse(String option, String uri, PipelineInput input, int maxRecordBytes) {
+  public static Source parse(
+      String option,
+      String uri,
+      PipelineInput input,
+      int maxRecordBytes,
+      Map<String, String> kafkaProperties) {
     String value = uri == null ? "" : uri.trim();
     if (value.startsWith("file:")) {
       FileLines files =
@@ -49,7 +55,8 @@ public final class SourceUri {
     }
     if (value.startsWith("kafka://")) {
       KafkaAddress address = KafkaAddress.parse(option, value);
-      return new KafkaSource(address.bootstrapServers(), address.topic(), maxRecordBytes);
+      return new KafkaSource(
+          address.bootstrapServers(), address.topic(), maxRecordBytes, kafkaProperties);
     }
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a source; " + FORMS);
   }

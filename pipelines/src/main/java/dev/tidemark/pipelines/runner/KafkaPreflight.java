@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -33,16 +34,17 @@ final class KafkaPreflight {
   /**
    * @throws ConfigurationException naming {@code --option}, the address and what to check
    */
-  static void requireTopic(String option, KafkaAddress address) {
+  static void requireTopic(
+      String option, KafkaAddress address, Map<String, String> clientProperties) {
     if (!anyAcceptsConnections(address.bootstrapServers())) {
       throw unreachable(option, address, "connection refused");
     }
     int timeoutMillis = (int) TIMEOUT.toMillis();
-    Map<String, Object> config =
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address.bootstrapServers(),
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
+    // The user's client properties (security, above all), then what the check itself needs.
+    Map<String, Object> config = new HashMap<>(clientProperties);
+    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address.bootstrapServers());
+    config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
+    config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
     Admin admin = Admin.create(config);
     try {
       admin

@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines.runner;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import dev.tidemark.pipelines.io.KafkaAddress;
 import java.util.ArrayList;
@@ -30,11 +31,13 @@ public final class RunPreparation {
    *     and what to check
    */
   public static void prepare(TidemarkOptions options, List<String> args) {
+    Map<String, String> kafka = KafkaClientProperties.from(options);
     for (String arg : args) {
       int equals = arg.indexOf('=');
       if (arg.startsWith("--") && equals > 0 && arg.startsWith(KAFKA, equals + 1)) {
         String option = arg.substring(2, equals);
-        KafkaPreflight.requireTopic(option, KafkaAddress.parse(option, arg.substring(equals + 1)));
+        KafkaPreflight.requireTopic(
+            option, KafkaAddress.parse(option, arg.substring(equals + 1)), kafka);
       }
     }
     if (options.getRunner() == FlinkRunner.class) {
