@@ -61,7 +61,7 @@ class BadConfigurationTest {
         "sink directory missing | count --lateSink=file:/nonexistent/tidemark/late.json | tidemark: --lateSink: cannot write '/nonexistent/tidemark/late.json'; its directory must exist",
         "bad format | count --format=xml | tidemark: --format: 'xml' is not a format; use csv or json",
         "sum without json | count --sumField=id | tidemark: --sumField: only --format=json has named fields; csv lines are key,epochMillis",
-        "bad start position | count --source=kafka://localhost:9092/t --startFrom=middle | tidemark: --startFrom: 'middle' is not a start position; use earliest or latest",
+        "bad start position | count --source=kafka://localhost:9092/t --startFrom=middle | tidemark: --startFrom: 'middle' is not a start position; use earliest, latest or committed",
         "bad emit | count --emit=last | tidemark: --emit: 'last' is not a choice of panes; use all or final",
         "bad time zone | metrics --timeZone=Mars/Olympus | tidemark: --timeZone: 'Mars/Olympus' is not a time zone; use e.g. UTC or Asia/Shanghai",
         "faster copy | metrics --fasterCopy=true | tidemark: --fasterCopy: it lets a checkpoint take in records that came after its barrier, so a restore counts them twice; leave it out: tidemark already passes elements between operators without copying them",

@@ -227,28 +227,105 @@ class KafkaPipelinesIT {
     PipelineResult running =
         startCount(
             "props", out, directory.resolve("props-dead.json"), "--kafkaProperties=" + properties);
+    try {
+      // (2) The group has committed every record of the topic: the consumers ran with it.
+      assertThat(
+          awaitCommitted("tidemark-props-it", "props", lines.size()), equalTo((long) lines.size()));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
+  @Test
+  void aResubmittedJobResumesWhereItsGroupCommitted() throws Exception {
+    broker.createTopic("resume", 1);
+    long base = 1586489565000L;
+    List<String> first = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      first.add("a," + (base + i * 1000L));
+    }
+    broker.send("resume", 0, first);
+    Path properties = directory.resolve("resume.properties");
+    Files.write(properties, List.of("group.id=tidemark-resume-it"));
+    Path before = directory.resolve("resume-before.json");
+    // (1) A first job reads the topic and, as each checkpoint completes, commits what it has
+    // processed to the group.
+    PipelineResult running =
+        startCount(
+            "resume",
+            before,
+            directory.resolve("resume-dead.json"),
+            "--kafkaProperties=" + properties,
+            "--startFrom=committed",
+            "--runner=FlinkRunner",
+            "--attachedMode=false",
+            "--checkpointingInterval=500");
+    Map<String, Long> firstCounts = Map.of("a," + base, 5L, "a," + (base + 5000), 5L);
+    try {
+      assertThat(awaitEqual(() -> finalCounts(before), firstCounts, 120), equalTo(firstCounts));
+      assertThat(awaitCommitted("tidemark-resume-it", "resume", first.size()), equalTo(10L));
+    } finally {
+      Runners.cancel(running);
+    }
+    // (2) More records come while no job runs; a new job of the same group starts where the
+    // first one stopped: it counts the new records, and none of the first ones again.
+    List<String> later = new ArrayList<>();
+    for (int i = 20; i < 25; i++) {
+      later.add("a," + (base + i * 1000L));
+    }
+    broker.send("resume", 0, later);
+    Path after = directory.resolve("resume-after.json");
+    PipelineResult resumed =
+        startCount(
+            "resume",
+            after,
+            directory.resolve("resume-dead-2.json"),
+            "--kafkaProperties=" + properties,
+            "--startFrom=committed",
+            "--runner=FlinkRunner",
+            "--attachedMode=false",
+            "--checkpointingInterval=500");
+    try {
+      Map<String, Long> laterCounts = Map.of("a," + (base + 20_000), 5L);
+      assertThat(awaitEqual(() -> finalCounts(after), laterCounts, 120), equalTo(laterCounts));
+    } finally {
+      Runners.cancel(resumed);
+    }
+    // (3) Without a group there is nothing to resume: refused before the job starts.
+    CommandLine ungrouped =
+        CommandLine.run(
+            "count",
+            "--source=kafka://" + broker.bootstrapServers() + "/resume",
+            "--startFrom=committed");
+    assertThat(ungrouped.err, ungrouped.exitCode, equalTo(2));
+    assertThat(
+        ungrouped.err.strip(),
+        equalTo(
+            "tidemark: --startFrom: committed resumes a consumer group; name it with group.id in"
+                + " a --kafkaProperties file"));
+  }
+
+  /** Waits until {@code group} has committed {@code offset} on partition 0; returns its offset. */
+  private static long awaitCommitted(String group, String topic, long offset) throws Exception {
     try (Admin admin =
         Admin.create(
             Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-      // (2) The group has committed every record of the topic: the consumers ran with it.
-      TopicPartition partition = new TopicPartition("props", 0);
+      TopicPartition partition = new TopicPartition(topic, 0);
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       long committed = -1;
-      while (committed < lines.size() && System.nanoTime() < deadline) {
-        OffsetAndMetadata offset =
+      while (committed < offset && System.nanoTime() < deadline) {
+        OffsetAndMetadata found =
             admin
-                .listConsumerGroupOffsets("tidemark-props-it")
+                .listConsumerGroupOffsets(group)
                 .partitionsToOffsetAndMetadata()
                 .get()
                 .get(partition);
-        committed = offset == null ? -1 : offset.offset();
-        if (committed < lines.size()) {
+        committed = found == null ? -1 : found.offset();
+        if (committed < offset) {
           Thread.sleep(200);
         }
       }
-      assertThat(committed, equalTo((long) lines.size()));
-    } finally {
-      Runners.cancel(running);
+      return committed;
     }
   }
 
@@ -280,8 +357,9 @@ class KafkaPipelinesIT {
   }
 
   /**
-   * Starts {@code count} on the DirectRunner from {@code topic}, into the files {@code out} and
-   * {@code dead}, closing the last windows 3 s after the topic goes quiet; it runs until cancelled.
+   * Starts {@code count} on the DirectRunner (unless {@code more} names a runner) from {@code
+   * topic}, into the files {@code out} and {@code dead}, closing the last windows 3 s after the
+   * topic goes quiet; it runs until cancelled.
    */
   private static PipelineResult startCount(String topic, Path out, Path dead, String... more) {
     List<String> args =
@@ -291,9 +369,11 @@ class KafkaPipelinesIT {
                 "--sink=file:" + out,
                 "--deadLetterSink=file:" + dead,
                 "--idleTimeout=3s",
-                "--runner=DirectRunner",
                 "--blockOnRun=false"));
     args.addAll(List.of(more));
+    if (args.stream().noneMatch(arg -> arg.startsWith("--runner="))) {
+      args.add("--runner=DirectRunner");
+    }
     CountPipeline.Options options =
         PipelineOptionsFactory.fromArgs(args.toArray(String[]::new))
             .withValidation()

@@ -32,9 +32,11 @@ public final class EventTimeOptions {
 
   private static String startFrom(String startFrom) {
     String value = startFrom == null ? "" : startFrom.trim().toLowerCase(Locale.ROOT);
-    if (!value.equals("earliest") && !value.equals("latest")) {
+    if (!value.equals("earliest") && !value.equals("latest") && !value.equals("committed")) {
       throw new ConfigurationException(
-          "--startFrom: '" + startFrom + "' is not a start position; use earliest or latest");
+          "--startFrom: '"
+              + startFrom
+              + "' is not a start position; use earliest, latest or committed");
     }
     return value;
   }

@@ -1,5 +1,6 @@
 package dev.tidemark.pipelines.io;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
 import dev.tidemark.transforms.model.DeadLetter;
@@ -50,12 +51,27 @@ public final class KafkaSource implements Source {
     return "kafka://" + bootstrapServers + "/" + topic;
   }
 
-  /** The user's client properties, then what this source sets itself. */
+  /**
+   * The user's client properties, then what this source sets itself. Where the consumer group has
+   * committed offsets, Kafka starts from them; {@code --startFrom} says where to start without them
+   * ({@code committed}: from the earliest).
+   */
   private Map<String, Object> consumerConfig(EventTimeSettings settings) {
+    boolean committed = settings.startFrom().equals("committed");
+    if (committed && groupId() == null) {
+      throw new ConfigurationException(
+          "--startFrom: committed resumes a consumer group; name it with group.id in a"
+              + " --kafkaProperties file");
+    }
     Map<String, Object> config = new HashMap<>(clientProperties);
-    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, settings.startFrom());
+    config.put(
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, committed ? "earliest" : settings.startFrom());
     config.put(KafkaText.MAX_RECORD_BYTES, String.valueOf(maxRecordBytes));
     return config;
+  }
+
+  private @Nullable String groupId() {
+    return clientProperties.get(ConsumerConfig.GROUP_ID_CONFIG);
   }
 
   @Override
@@ -63,26 +79,31 @@ public final class KafkaSource implements Source {
       Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
     settings.requireNoPartitionField("a Kafka source reads each partition with its own watermark");
     SerializableFunction<String, @Nullable Instant> eventTimes = format.eventTimes();
+    KafkaIO.Read<byte[], KafkaText> read =
+        KafkaIO.<byte[], KafkaText>read()
+            .withBootstrapServers(bootstrapServers)
+            .withTopic(topic)
+            .withKeyDeserializer(ByteArrayDeserializer.class)
+            .withValueDeserializerAndCoder(KafkaText.KafkaDeserializer.class, KafkaText.Coder.of())
+            .withConsumerConfigUpdates(consumerConfig(settings))
+            .withTimestampPolicyFactory(
+                IdleAwareTimestampPolicyFactory.<byte[], KafkaText>byEventTime(
+                        record -> {
+                          KafkaText value = record.getKV().getValue();
+                          return value.isText() ? eventTimes.apply(value.text()) : null;
+                        })
+                    .withMaxOutOfOrderness(settings.maxOutOfOrderness())
+                    .withIdleTimeout(settings.idleTimeout())
+                    .withMaxFutureSkew(settings.maxFutureSkew()));
+    if (groupId() != null) {
+      // A group's offsets follow what the job has processed: committed when a checkpoint
+      // completes (Flink), or a bundle's output is committed (DirectRunner), so a restart with
+      // --startFrom=committed resumes there.
+      read = read.commitOffsetsInFinalize();
+    }
     PCollectionTuple decoded =
         pipeline
-            .apply(
-                "ReadKafka" + name,
-                KafkaIO.<byte[], KafkaText>read()
-                    .withBootstrapServers(bootstrapServers)
-                    .withTopic(topic)
-                    .withKeyDeserializer(ByteArrayDeserializer.class)
-                    .withValueDeserializerAndCoder(
-                        KafkaText.KafkaDeserializer.class, KafkaText.Coder.of())
-                    .withConsumerConfigUpdates(consumerConfig(settings))
-                    .withTimestampPolicyFactory(
-                        IdleAwareTimestampPolicyFactory.<byte[], KafkaText>byEventTime(
-                                record -> {
-                                  KafkaText value = record.getKV().getValue();
-                                  return value.isText() ? eventTimes.apply(value.text()) : null;
-                                })
-                            .withMaxOutOfOrderness(settings.maxOutOfOrderness())
-                            .withIdleTimeout(settings.idleTimeout())
-                            .withMaxFutureSkew(settings.maxFutureSkew())))
+            .apply("ReadKafka" + name, read)
             // Keep where each record is, so a dead letter or a late record can be found again.
             .apply(
                 "Decode" + name,
