@@ -41,6 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(SharedKafkaBroker.class)
 class KafkaPipelinesIT {
 
+  /** Where the clicks' event time starts: 2020-04-10T03:32:45Z. */
+  private static final long BASE = 1586489565000L;
+
   private static KafkaBroker broker;
 
   @TempDir Path directory;
@@ -209,11 +212,7 @@ class KafkaPipelinesIT {
   @Test
   void clientPropertiesReachTheConsumers() throws Exception {
     broker.createTopic("props", 1);
-    long base = 1586489565000L;
-    List<String> lines = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      lines.add("a," + (base + i * 1000L));
-    }
+    List<String> lines = secondsOfA(0, 10);
     broker.send("props", 0, lines);
     // (1) A consumer group and its commits, set in the file alone.
     Path properties = directory.resolve("client.properties");
@@ -239,28 +238,15 @@ class KafkaPipelinesIT {
   @Test
   void aResubmittedJobResumesWhereItsGroupCommitted() throws Exception {
     broker.createTopic("resume", 1);
-    long base = 1586489565000L;
-    List<String> first = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      first.add("a," + (base + i * 1000L));
-    }
+    List<String> first = secondsOfA(0, 10);
     broker.send("resume", 0, first);
     Path properties = directory.resolve("resume.properties");
     Files.write(properties, List.of("group.id=tidemark-resume-it"));
     Path before = directory.resolve("resume-before.json");
     // (1) A first job reads the topic and, as each checkpoint completes, commits what it has
     // processed to the group.
-    PipelineResult running =
-        startCount(
-            "resume",
-            before,
-            directory.resolve("resume-dead.json"),
-            "--kafkaProperties=" + properties,
-            "--startFrom=committed",
-            "--runner=FlinkRunner",
-            "--attachedMode=false",
-            "--checkpointingInterval=500");
-    Map<String, Long> firstCounts = Map.of("a," + base, 5L, "a," + (base + 5000), 5L);
+    PipelineResult running = startFromCommitted("resume", before, properties);
+    Map<String, Long> firstCounts = Map.of("a," + BASE, 5L, "a," + (BASE + 5000), 5L);
     try {
       assertThat(awaitEqual(() -> finalCounts(before), firstCounts, 120), equalTo(firstCounts));
       assertThat(awaitCommitted("tidemark-resume-it", "resume", first.size()), equalTo(10L));
@@ -269,24 +255,11 @@ class KafkaPipelinesIT {
     }
     // (2) More records come while no job runs; a new job of the same group starts where the
     // first one stopped: it counts the new records, and none of the first ones again.
-    List<String> later = new ArrayList<>();
-    for (int i = 20; i < 25; i++) {
-      later.add("a," + (base + i * 1000L));
-    }
-    broker.send("resume", 0, later);
+    broker.send("resume", 0, secondsOfA(20, 25));
     Path after = directory.resolve("resume-after.json");
-    PipelineResult resumed =
-        startCount(
-            "resume",
-            after,
-            directory.resolve("resume-dead-2.json"),
-            "--kafkaProperties=" + properties,
-            "--startFrom=committed",
-            "--runner=FlinkRunner",
-            "--attachedMode=false",
-            "--checkpointingInterval=500");
+    PipelineResult resumed = startFromCommitted("resume", after, properties);
     try {
-      Map<String, Long> laterCounts = Map.of("a," + (base + 20_000), 5L);
+      Map<String, Long> laterCounts = Map.of("a," + (BASE + 20_000), 5L);
       assertThat(awaitEqual(() -> finalCounts(after), laterCounts, 120), equalTo(laterCounts));
     } finally {
       Runners.cancel(resumed);
@@ -303,6 +276,34 @@ class KafkaPipelinesIT {
         equalTo(
             "tidemark: --startFrom: committed resumes a consumer group; name it with group.id in"
                 + " a --kafkaProperties file"));
+  }
+
+  /**
+   * {@code a,epochMillis} lines, one a second from {@code BASE}, seconds {@code from} to before
+   * {@code to}.
+   */
+  private static List<String> secondsOfA(int from, int to) {
+    List<String> lines = new ArrayList<>();
+    for (int second = from; second < to; second++) {
+      lines.add("a," + (BASE + second * 1000L));
+    }
+    return lines;
+  }
+
+  /**
+   * Starts {@code count} from {@code topic}'s committed offsets on embedded Flink, checkpointing
+   * every 500 ms (each completed checkpoint commits), with the group of {@code properties}.
+   */
+  private PipelineResult startFromCommitted(String topic, Path out, Path properties) {
+    return startCount(
+        topic,
+        out,
+        directory.resolve(out.getFileName() + "-dead.json"),
+        "--kafkaProperties=" + properties,
+        "--startFrom=committed",
+        "--runner=FlinkRunner",
+        "--attachedMode=false",
+        "--checkpointingInterval=500");
   }
 
   /** Waits until {@code group} has committed {@code offset} on partition 0; returns its offset. */
