@@ -2,7 +2,6 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowPane;
-import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.KeyedPaneState;
 import dev.tidemark.transforms.windowing.PaneEngine;
@@ -25,7 +24,6 @@ import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.SerializableComparator;
-import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
@@ -123,7 +121,7 @@ final class ReplayPanesFn<AccumT, OutputT>
         openWindows.get(records.windowStart).read();
     if (open == null) {
       open = engine.open(records.windowStart);
-      deadlines.set(tag(open), closesAt(open));
+      deadlines.set(tag(open), KeyedPaneState.nextDeadline(engine, open));
     }
     engine.addOnTime(open, records.onTime, records.onTimeRecords);
     for (KV<Integer, Event> late : records.lateWithinLateness) {
@@ -156,7 +154,7 @@ final class ReplayPanesFn<AccumT, OutputT>
     }
     emit(key, engine.onWatermark(open, deadline), out);
     if (KeyedPaneState.storeOrRelease(open, openWindows, flushDue, flushTimer)) {
-      deadlines.set(tag, expiresAt(open));
+      deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
   }
 
@@ -188,15 +186,5 @@ final class ReplayPanesFn<AccumT, OutputT>
   /** The tag of a window's deadline timer: its start in epoch milliseconds. */
   private static String tag(WindowState<?, ?> open) {
     return Long.toString(open.windowStart().getMillis());
-  }
-
-  /** When every on-time record of the window is here (the input watermark reached its end). */
-  private Instant closesAt(WindowState<KV<Integer, Event>, AccumT> open) {
-    return Watermarks.earliest(engine.closesAt(open), GlobalWindow.INSTANCE.maxTimestamp());
-  }
-
-  /** When every record of the window that is not expired is here. */
-  private Instant expiresAt(WindowState<KV<Integer, Event>, AccumT> open) {
-    return Watermarks.earliest(engine.expiresAt(open), GlobalWindow.INSTANCE.maxTimestamp());
   }
 }

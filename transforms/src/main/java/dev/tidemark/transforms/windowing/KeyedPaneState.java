@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.watermark.Watermarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.function.Consumer;
 import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
@@ -20,6 +22,15 @@ import org.joda.time.Instant;
 public final class KeyedPaneState {
 
   private KeyedPaneState() {}
+
+  /**
+   * When the window's deadline timer is next due ({@link PaneEngine#nextDeadline}): its close, or,
+   * once closed, its expiry; never past the global window's end, where a timer cannot be set.
+   */
+  public static <InputT, AccumT> Instant nextDeadline(
+      PaneEngine<InputT, AccumT, ?> engine, WindowState<InputT, AccumT> open) {
+    return Watermarks.earliest(engine.nextDeadline(open), GlobalWindow.INSTANCE.maxTimestamp());
+  }
 
   /**
    * After a window's deadline: releases its state if its final pane is out, else stores it. Returns

@@ -21,7 +21,6 @@ import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
@@ -120,7 +119,7 @@ final class LivePanesFn<K, V, AccumT, OutputT>
     if (open == null) {
       open = engine.open(window.start());
       emit(element.getKey(), engine.onWatermark(open, watermark), out);
-      deadlines.set(tag, nextDeadline(open));
+      deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
     if (arrival == Arrival.ON_TIME) {
       engine.addOnTime(open, element.getValue());
@@ -157,7 +156,7 @@ final class LivePanesFn<K, V, AccumT, OutputT>
     PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushTimer));
     emit(key, engine.onWatermark(open, watermark), out);
     if (KeyedPaneState.storeOrRelease(open, openWindows, flushDue, flushTimer)) {
-      deadlines.set(tag, nextDeadline(open));
+      deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
   }
 
@@ -177,11 +176,6 @@ final class LivePanesFn<K, V, AccumT, OutputT>
         flushDue,
         flushTimer,
         panes -> emit(key, panes, out));
-  }
-
-  /** When the window's timer is next due; a timer cannot be set past the global window's end. */
-  private Instant nextDeadline(WindowState<V, AccumT> open) {
-    return Watermarks.earliest(engine.nextDeadline(open), GlobalWindow.INSTANCE.maxTimestamp());
   }
 
   private void emit(K key, List<PaneEngine.Pane<OutputT>> panes, MultiOutputReceiver out) {
