@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.stack.FlinkNodes;
 import dev.tidemark.transforms.testing.ChildJvms;
 import dev.tidemark.transforms.testing.LineServer;
+import dev.tidemark.transforms.testing.PortRaces;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,8 +48,15 @@ final class FlinkCluster implements AutoCloseable {
     this.taskManagers = taskManagers;
   }
 
-  /** A cluster with {@code taskManagers} TaskManagers of 2 slots each. */
+  /**
+   * A cluster with {@code taskManagers} TaskManagers of 2 slots each, started again on new ports if
+   * another process took one first ({@link PortRaces}).
+   */
   static FlinkCluster start(int taskManagers) throws Exception {
+    return PortRaces.startOnFreePorts(() -> startOnFreePorts(taskManagers));
+  }
+
+  private static FlinkCluster startOnFreePorts(int taskManagers) throws Exception {
     ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-flink-");
     int restPort = LineServer.freePort();
     FlinkCluster cluster = new FlinkCluster(jvms, restPort, taskManagers);

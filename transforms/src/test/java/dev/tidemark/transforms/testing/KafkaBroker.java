@@ -42,8 +42,15 @@ public final class KafkaBroker implements AutoCloseable {
     this.process = startBroker();
   }
 
-  /** Formats storage, starts the broker and waits until it answers. */
+  /**
+   * Formats storage, starts the broker and waits until it answers; on new ports if another process
+   * took one first ({@link PortRaces}).
+   */
   public static KafkaBroker start() throws Exception {
+    return PortRaces.startOnFreePorts(KafkaBroker::startOnFreePorts);
+  }
+
+  private static KafkaBroker startOnFreePorts() throws Exception {
     ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-kafka-");
     try {
       int port = LineServer.freePort();
