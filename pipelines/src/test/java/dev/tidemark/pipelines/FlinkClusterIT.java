@@ -15,12 +15,14 @@ import org.joda.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The shaded jar, submitted from its own command line to a real standalone Flink cluster with
  * {@code --flinkMaster=HOST:PORT}, runs {@code count} on the TaskManager and gives the same results
  * as the other runners.
  */
+@ResourceLock(SharedFlinkCluster.LOCK)
 @ExtendWith(SharedFlinkCluster.class)
 class FlinkClusterIT {
 

@@ -27,12 +27,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * What goes wrong in production, on a real Kafka broker and a real Flink session cluster (two
  * TaskManagers), each job submitted from the shaded jar: S4's topic where one of ten partitions has
  * all the data; garbage in the input topic; and the broker going away for 10 s mid-stream.
  */
+@ResourceLock(SharedKafkaBroker.LOCK)
+@ResourceLock(SharedFlinkCluster.LOCK)
 @ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaFaultsOnFlinkClusterIT {
 

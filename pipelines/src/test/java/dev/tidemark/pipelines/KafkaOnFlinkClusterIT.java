@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * S5 in production shape: {@code metrics} submitted from the shaded jar to a real Flink session
@@ -33,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * has when every TaskManager the job runs on is killed, between two bursts of records or while they
  * stream in, and the job restores from its checkpoint.
  */
+@ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
+@ResourceLock(SharedFlinkCluster.LOCK)
 @ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaOnFlinkClusterIT {
 

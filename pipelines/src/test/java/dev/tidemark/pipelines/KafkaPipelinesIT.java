@@ -32,12 +32,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code count} and {@code metrics} against a real Kafka broker, on the DirectRunner: topics with
  * several partitions, some of them empty, read from the earliest offset while the job keeps
  * running; every window fires, the last ones by the idle rule.
  */
+@ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ExtendWith(SharedKafkaBroker.class)
 class KafkaPipelinesIT {
 

@@ -35,11 +35,14 @@ public final class ChildJvms implements AutoCloseable {
 
   /**
    * The command line {@code java ARGS}, with this JVM's {@code java} and temporary directory
-   * ({@code ARGS} may name another).
+   * ({@code ARGS} may name another), compiling with C1 only: a JVM a test starts (a broker, a Flink
+   * node, a run of the jar) runs for seconds or minutes on little data, and on 2 cores C2's compile
+   * threads would take CPU the suite's other JVMs need. The JIT changes no result.
    */
   public static ProcessBuilder java(String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-XX:TieredStopAtLevel=1");
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectErrorStream(true);

@@ -26,14 +26,21 @@ import org.joda.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Scenario S4 against a real broker: a 10-partition topic where every record went to partition 0,
  * read by KafkaIO on the DirectRunner. With tidemark's policy the windows fire; with Beam's own
  * {@code CustomTimestampPolicyWithLimitedDelay} on the same data they do not (Beam issue #20908),
- * which shows the first test is not passing by accident.
+ * which shows the first test is not passing by accident. The two run side by side, each on its own
+ * topic: the second only waits, for longer than the first needs.
  */
+@ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ExtendWith(SharedKafkaBroker.class)
+@Execution(ExecutionMode.CONCURRENT)
 class IdleAwareTimestampPolicyIT {
 
   private static final Duration WINDOW = Duration.standardSeconds(5);
