@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @ResourceLock(SharedKafkaBroker.LOCK)
 @ResourceLock(SharedFlinkCluster.LOCK)
+@Order(SharedFlinkCluster.ORDER)
 @ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaFaultsOnFlinkClusterIT {
 

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
+@Order(SharedFlinkCluster.ORDER)
 @ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaOnFlinkClusterIT {
 

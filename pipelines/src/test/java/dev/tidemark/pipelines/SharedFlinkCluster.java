@@ -16,6 +16,12 @@ final class SharedFlinkCluster extends SharedService<FlinkCluster> implements Af
   /** The {@code @ResourceLock} of the tests that use the cluster. */
   static final String LOCK = "tidemark-flink-cluster";
 
+  /**
+   * The {@code @Order} of the classes that use the cluster: before the others, which run beside
+   * them, one at a time, on the other thread.
+   */
+  static final int ORDER = 1;
+
   private static final int TASK_MANAGERS = 2;
 
   SharedFlinkCluster() {
