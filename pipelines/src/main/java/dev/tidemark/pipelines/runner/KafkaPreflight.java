@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -66,6 +67,17 @@ final class KafkaPreflight {
       }
       if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
         throw unreachable(option, address, "no answer");
+      }
+      if (e.getCause() instanceof AuthenticationException) {
+        // Kafka's message says what failed, never the secret.
+        throw new ConfigurationException(
+            "--"
+                + option
+                + ": the broker at "
+                + address.bootstrapServers()
+                + " refused the login of --kafkaProperties ("
+                + e.getCause().getMessage()
+                + "); check its security.protocol, sasl.* and ssl.* properties");
       }
       throw new ConfigurationException(
           "--"

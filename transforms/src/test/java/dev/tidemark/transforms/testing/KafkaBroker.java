@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -30,16 +31,31 @@ public final class KafkaBroker implements AutoCloseable {
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
   private static final String LOG = "broker";
 
+  private static final String PLAIN_LOGIN =
+      "org.apache.kafka.common.security.plain.PlainLoginModule required";
+
   private final ChildJvms jvms;
   private final Path config;
   private final int port;
+
+  /** What this class's own clients (topics, sends, readiness) add to their configuration. */
+  private final Map<String, String> clientProperties;
+
   private Process process;
 
-  private KafkaBroker(ChildJvms jvms, Path config, int port) throws IOException {
+  private KafkaBroker(ChildJvms jvms, Path config, int port, Map<String, String> clientProperties)
+      throws IOException {
     this.jvms = jvms;
     this.config = config;
     this.port = port;
+    this.clientProperties = clientProperties;
     this.process = startBroker();
+  }
+
+  /** Lines that {@code server.properties} ends with, overriding the stack's, for given ports. */
+  @FunctionalInterface
+  private interface Overrides {
+    String lines(int port, int controllerPort);
   }
 
   /**
@@ -47,16 +63,60 @@ public final class KafkaBroker implements AutoCloseable {
    * took one first ({@link PortRaces}).
    */
   public static KafkaBroker start() throws Exception {
-    return PortRaces.startOnFreePorts(KafkaBroker::startOnFreePorts);
+    return PortRaces.startOnFreePorts(() -> startOnFreePorts(Map.of(), (port, controller) -> ""));
   }
 
-  private static KafkaBroker startOnFreePorts() throws Exception {
+  /**
+   * A broker, started as {@link #start()} does, whose clients must log in with SASL/PLAIN (over
+   * plaintext, on loopback) as one of {@code users}, by name and password. The broker itself and
+   * this class's own clients log in as {@code admin}.
+   */
+  public static KafkaBroker startWithSaslPlain(Map<String, String> users) throws Exception {
+    StringBuilder jaas = new StringBuilder(PLAIN_LOGIN + " username=\"admin\" password=\"admin\"");
+    jaas.append(" user_admin=\"admin\"");
+    users.forEach((user, password) -> jaas.append(" user_" + user + "=\"" + password + "\""));
+    jaas.append(';');
+    return PortRaces.startOnFreePorts(
+        () ->
+            startOnFreePorts(
+                saslPlain("admin", "admin"),
+                (port, controller) ->
+                    String.join(
+                        "\n",
+                        "listeners=SASL_PLAINTEXT://127.0.0.1:"
+                            + port
+                            + ",CONTROLLER://127.0.0.1:"
+                            + controller,
+                        "advertised.listeners=SASL_PLAINTEXT://127.0.0.1:" + port,
+                        "inter.broker.listener.name=SASL_PLAINTEXT",
+                        "listener.security.protocol.map=CONTROLLER:PLAINTEXT,"
+                            + "SASL_PLAINTEXT:SASL_PLAINTEXT",
+                        "sasl.enabled.mechanisms=PLAIN",
+                        "sasl.mechanism.inter.broker.protocol=PLAIN",
+                        "listener.name.sasl_plaintext.plain.sasl.jaas.config=" + jaas,
+                        "")));
+  }
+
+  /** A Kafka client's properties that log in as {@code user} with SASL/PLAIN. */
+  public static Map<String, String> saslPlain(String user, String password) {
+    return Map.of(
+        "security.protocol", "SASL_PLAINTEXT",
+        "sasl.mechanism", "PLAIN",
+        "sasl.jaas.config",
+            PLAIN_LOGIN + " username=\"" + user + "\" password=\"" + password + "\";");
+  }
+
+  private static KafkaBroker startOnFreePorts(
+      Map<String, String> clientProperties, Overrides overrides) throws Exception {
     ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-kafka-");
     try {
       int port = LineServer.freePort();
       int controllerPort = LineServer.freePort();
       Path config = jvms.directory().resolve("server.properties");
-      Files.writeString(config, KafkaNode.serverProperties(jvms.directory(), port, controllerPort));
+      Files.writeString(
+          config,
+          KafkaNode.serverProperties(jvms.directory(), port, controllerPort)
+              + overrides.lines(port, controllerPort));
       Process format =
           jvms.start(
               LOG,
@@ -69,7 +129,7 @@ public final class KafkaBroker implements AutoCloseable {
       if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
         throw new IllegalStateException("formatting Kafka storage failed:\n" + jvms.tail(LOG));
       }
-      KafkaBroker broker = new KafkaBroker(jvms, config, port);
+      KafkaBroker broker = new KafkaBroker(jvms, config, port, clientProperties);
       broker.awaitReady();
       return broker;
     } catch (Exception e) {
@@ -102,6 +162,7 @@ public final class KafkaBroker implements AutoCloseable {
   /** Sends raw {@code values}, which need not be text, as {@link #send} does. */
   public void sendBytes(String topic, int partition, List<byte[]> values) throws Exception {
     Properties config = new Properties();
+    config.putAll(clientProperties);
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -155,10 +216,10 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   private AdminClient admin() {
-    return AdminClient.create(
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
+    Map<String, Object> config = new HashMap<>(clientProperties);
+    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+    config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+    return AdminClient.create(config);
   }
 }
