@@ -127,6 +127,11 @@ final class FlinkCluster implements AutoCloseable {
     return latestJob().map(job -> job.path("state").asText()).orElse("no job");
   }
 
+  /** The id of the job submitted last. */
+  String latestJobId() throws IOException, InterruptedException {
+    return latestJob().orElseThrow().path("jid").asText();
+  }
+
   /** Waits until the job submitted last is in {@code state}, e.g. {@code RUNNING}. */
   void awaitLatestJob(String state) throws Exception {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
@@ -157,26 +162,7 @@ final class FlinkCluster implements AutoCloseable {
 
   /** Cancels every job the cluster runs, as a user does in the Web UI. */
   void cancelJobs() throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newHttpClient();
-    for (String id : jobIds()) {
-      http.send(
-          HttpRequest.newBuilder(
-                  URI.create("http://127.0.0.1:" + restPort + "/jobs/" + id + "?mode=cancel"))
-              .method("PATCH", HttpRequest.BodyPublishers.noBody())
-              .build(),
-          HttpResponse.BodyHandlers.discarding());
-    }
-  }
-
-  /** The ids of the cluster's jobs, in the order {@code GET /jobs} lists them. */
-  private List<String> jobIds() throws IOException, InterruptedException {
-    List<String> ids = new ArrayList<>();
-    for (String id : rest("/jobs").split("\"id\":\"")) {
-      if (id.length() >= 32 && id.substring(0, 32).matches("[0-9a-f]{32}")) {
-        ids.add(id.substring(0, 32));
-      }
-    }
-    return ids;
+    FlinkRest.cancelJobs(master());
   }
 
   @Override

@@ -1,7 +1,10 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,7 +14,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.joda.time.Duration;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +29,21 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * as the other runners.
  */
 @ResourceLock(SharedFlinkCluster.LOCK)
+@Order(SharedFlinkCluster.ORDER)
 @ExtendWith(SharedFlinkCluster.class)
 class FlinkClusterIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A source that runs far longer than any test waits: 10 records a second for 3 hours. */
+  private static final String SLOW_GENERATOR =
+      "--source=generator:records=100000,keys=3,rate=10,seed=7";
+
+  private static final Pattern CANCELLED_SUMMARY =
+      Pattern.compile(
+          "tidemark: (\\d+) records in, (\\d+) results out, \\d+ late, \\d+ dead letters"
+              + Pattern.quote(
+                  " (cancelled from Flink's REST API or Web UI: counts up to the cancel)"));
 
   @TempDir Path directory;
 
@@ -87,6 +104,67 @@ class FlinkClusterIT {
     assertThat(Outputs.latestFinalCounts(Outputs.read(out())), equalTo(predicted.finalCounts));
     assertThat(Outputs.distinctRecords(Outputs.read(late())), equalTo(predicted.late));
     assertThat(Outputs.distinctRecords(Outputs.read(dead())), equalTo(predicted.dead));
+  }
+
+  @Test
+  void aCancelFromTheRestApiEndsTheClientWithTheSummaryOfWhatItProcessed(FlinkCluster cluster)
+      throws Exception {
+    Process submit = submitCount(cluster, SLOW_GENERATOR);
+    try {
+      // (1) The client says which job it submitted, and where to watch it.
+      awaitResults();
+      String id = cluster.latestJobId();
+      assertThat(
+          Files.readString(log()),
+          containsString(
+              "tidemark: submitted job "
+                  + id
+                  + " to "
+                  + cluster.master()
+                  + "; Web UI http://"
+                  + cluster.master()
+                  + "/#/job/running/"
+                  + id
+                  + "/overview"));
+      // (2) A cancel from the REST API, as the Web UI's button sends it, ends the client with
+      // the counts up to the cancel and exit 0: no trace.
+      cluster.cancelJobs();
+      assertEndsWell(submit);
+    } finally {
+      submit.destroyForcibly();
+    }
+    String log = Files.readString(log());
+    Matcher summary = CANCELLED_SUMMARY.matcher(log);
+    assertThat(log, summary.find(), equalTo(true));
+    assertThat(log, Long.parseLong(summary.group(1)), greaterThan(0L));
+    assertThat(log, Long.parseLong(summary.group(2)), greaterThan(0L));
+    assertThat(log, not(containsString("Exception")));
+  }
+
+  @Test
+  void aDetachedSubmitReturnsAndLeavesTheJobRunning(FlinkCluster cluster) throws Exception {
+    Process submit = submitCount(cluster, SLOW_GENERATOR, "--detached");
+    try {
+      assertEndsWell(submit);
+    } finally {
+      submit.destroyForcibly();
+    }
+    assertThat(
+        Files.readString(log()),
+        containsString("tidemark: submitted job " + cluster.latestJobId() + " to "));
+    assertThat(cluster.latestJobState(), equalTo("RUNNING"));
+    awaitResults();
+  }
+
+  /** Waits until the job has written results. */
+  private void awaitResults() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (Outputs.read(out()).isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no results in time:\n" + Files.readString(log()));
+      }
+      Thread.sleep(200);
+    }
   }
 
   /** The lines of the generator with 3 keys, 1.5 s out of order, 2 % late and 1 % malformed. */

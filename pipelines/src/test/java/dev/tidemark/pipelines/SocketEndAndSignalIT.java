@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * How a run from the jar ends when its input does not: a socket read with {@code ?reconnect=false}
  * ends the job on embedded Flink too when the sender closes, with every window written and the
- * summary line; and SIGTERM stops a live job on either runner and still says what it processed.
+ * summary line; SIGTERM stops a live job on either runner and still says what it processed; and a
+ * cancel from the Web UI ends an embedded run's client with exit 0 and one line, not a trace.
  */
 class SocketEndAndSignalIT {
 
@@ -73,23 +75,24 @@ class SocketEndAndSignalIT {
   @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
   void sigtermStopsTheJobAndSumsUpWhatItProcessed(String runner) throws Exception {
     Path log = directory.resolve("run-" + runner + ".log");
+    Path results = directory.resolve("results-" + runner + ".json");
     try (LineServer server = new LineServer()) {
       Process run =
           start(
-              log,
-              server,
-              "",
-              "--sink=file:" + directory.resolve("results-" + runner + ".json"),
-              "--idleTimeout=60s",
-              "--runner=" + runner);
+              log, server, "", "--sink=file:" + results, "--idleTimeout=60s", "--runner=" + runner);
       try {
         server.awaitClient(120, TimeUnit.SECONDS);
         server.send(LINES);
         server.send(List.of("not a record"));
-        // The sender stays connected: the job would run for ever. The first window has fired (the
-        // watermark passed its end), the second waits. Flink reports Beam's counters when a
-        // bundle ends, at least every second.
-        Thread.sleep(8_000);
+        // The sender stays connected: the job would run for ever. Once the first window has
+        // fired (the watermark passed its end) and the bad line is a dead letter (on stdout, the
+        // log), every line has been read; the second window waits.
+        awaitUntil(
+            log,
+            () ->
+                Files.exists(results)
+                    && Outputs.read(results).size() == 2
+                    && Files.readString(log).contains("not a record"));
         run.destroy();
         boolean stopped = run.waitFor(1, TimeUnit.MINUTES);
         String output = Files.readString(log);
@@ -105,6 +108,46 @@ class SocketEndAndSignalIT {
       } finally {
         run.destroyForcibly();
       }
+    }
+  }
+
+  @Test
+  void aCancelFromTheWebUiEndsAnEmbeddedRunWithoutATrace() throws Exception {
+    Path log = directory.resolve("run-cancelled.log");
+    Path results = directory.resolve("results-cancelled.json");
+    int webUi = LineServer.freePort();
+    try (LineServer server = new LineServer()) {
+      Process run =
+          start(log, server, "", "--sink=file:" + results, "--idleTimeout=60s", "--webUi=" + webUi);
+      try {
+        server.awaitClient(120, TimeUnit.SECONDS);
+        server.send(LINES);
+        awaitUntil(log, () -> Files.exists(results) && Outputs.read(results).size() == 2);
+        FlinkRest.cancelJobs("127.0.0.1:" + webUi);
+        boolean ended = run.waitFor(1, TimeUnit.MINUTES);
+        String output = Files.readString(log);
+        assertThat("ends within 1 min; its log:\n" + output, ended, equalTo(true));
+        assertThat(output, run.exitValue(), equalTo(0));
+        assertThat(
+            output,
+            containsString(
+                "tidemark: the job was cancelled from Flink's REST API or Web UI; its counts are"
+                    + " unknown"));
+        assertThat(output, not(containsString("Exception")));
+      } finally {
+        run.destroyForcibly();
+      }
+    }
+  }
+
+  /** Waits until {@code condition} holds; the run's log says why if it does not in time. */
+  private static void awaitUntil(Path log, Callable<Boolean> condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (!condition.call()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not in the log in time:\n" + Files.readString(log));
+      }
+      Thread.sleep(200);
     }
   }
 

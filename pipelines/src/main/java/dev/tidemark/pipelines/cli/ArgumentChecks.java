@@ -7,8 +7,9 @@ import org.apache.beam.sdk.options.Default;
 
 /**
  * Checks the command line before Beam parses it, for the mistakes Beam would report badly: an
- * option of tidemark's given without a value (Beam reads {@code --windowSize} as {@code true}), and
- * a {@code --parallelism} that is not a whole number of 1 or more (Beam runs with 0 or -3).
+ * option of tidemark's given without a value (Beam reads {@code --windowSize} as {@code true}; only
+ * a switch such as {@code --detached} means that), and a {@code --parallelism} that is not a whole
+ * number of 1 or more (Beam runs with 0 or -3).
  */
 final class ArgumentChecks {
 
@@ -27,7 +28,7 @@ final class ArgumentChecks {
       }
       int equals = arg.indexOf('=');
       String name = arg.substring(2, equals < 0 ? arg.length() : equals);
-      if (equals < 0 && own.containsKey(name)) {
+      if (equals < 0 && own.containsKey(name) && own.get(name).getReturnType() != Boolean.class) {
         Default.String example = own.get(name).getAnnotation(Default.String.class);
         throw new ConfigurationException(
             "--"

@@ -43,7 +43,8 @@ final class OptionNames {
           "numberOfExecutionRetries",
           "executionRetryDelay",
           "flinkConfDir",
-          "webUi");
+          "webUi",
+          "detached");
 
   private final String command;
   private final Set<String> taken;

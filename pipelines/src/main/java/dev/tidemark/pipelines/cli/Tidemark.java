@@ -134,6 +134,7 @@ public final class Tidemark {
     }
     ignores.put("startFrom", "replays a recording, not a Kafka topic");
     ignores.put("webUi", "runs no job");
+    ignores.put("detached", "runs no job");
     // --parallelism is used: explain warns when more readers than partitions would idle for good.
     ignores.putAll(runnerOptions("runs no job", Set.of("parallelism")));
     return ignores;

@@ -101,4 +101,12 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   Integer getWebUi();
 
   void setWebUi(Integer value);
+
+  @Description(
+      "On a cluster: return once the job is submitted, leaving it running (stop it from Flink's"
+          + " Web UI or REST API)")
+  @Default.Boolean(false)
+  Boolean getDetached();
+
+  void setDetached(Boolean value);
 }

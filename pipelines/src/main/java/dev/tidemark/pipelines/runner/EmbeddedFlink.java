@@ -120,7 +120,7 @@ public final class EmbeddedFlink {
    */
   public static Optional<String> restAddress(TidemarkOptions options) {
     String master = options.getFlinkMaster();
-    if (master != null && !master.startsWith("[")) {
+    if (FlinkMasterCheck.isCluster(master)) {
       return Optional.of(master);
     }
     String confDir = options.getFlinkConfDir();

@@ -46,7 +46,7 @@ final class FlinkJob {
 
   /** The running job named {@code name} at the REST address {@code hostPort}, if there is one. */
   static Optional<FlinkJob> running(String hostPort, String name) {
-    String api = "http://" + hostPort.replaceFirst("^https?://", "");
+    String api = api(hostPort);
     try {
       for (JsonNode job : get(api + "/jobs/overview").path("jobs")) {
         if (job.path("name").asText().equals(name)
@@ -58,6 +58,50 @@ final class FlinkJob {
       // No REST API answers (yet): no running job to speak of.
     }
     return Optional.empty();
+  }
+
+  /**
+   * The job named {@code name} at the REST address {@code hostPort} that started last, whatever its
+   * state, if there is one: a job just submitted may still be initializing.
+   */
+  static Optional<FlinkJob> newest(String hostPort, String name) {
+    String api = api(hostPort);
+    try {
+      JsonNode newest = null;
+      for (JsonNode job : get(api + "/jobs/overview").path("jobs")) {
+        if (job.path("name").asText().equals(name)
+            && (newest == null
+                || job.path("start-time").asLong() > newest.path("start-time").asLong())) {
+          newest = job;
+        }
+      }
+      return Optional.ofNullable(newest).map(job -> new FlinkJob(api, job.path("jid").asText()));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Flink's id of the job. */
+  String id() {
+    return id;
+  }
+
+  /** The job's page in Flink's Web UI. */
+  String webUi() {
+    return api + "/#/job/running/" + id + "/overview";
+  }
+
+  /**
+   * The first line of the exception that failed the job, as the REST API gives it, or why it gives
+   * none.
+   */
+  String rootCause() {
+    try {
+      String root = get(api + "/jobs/" + id + "/exceptions").path("root-exception").asText("");
+      return root.isEmpty() ? "Flink reports no exception" : root.lines().findFirst().orElseThrow();
+    } catch (IOException e) {
+      return "Flink's REST API did not say why (" + e.getMessage() + ")";
+    }
   }
 
   /**
@@ -133,6 +177,10 @@ final class FlinkJob {
             .timeout(TIMEOUT)
             .method("PATCH", HttpRequest.BodyPublishers.noBody())
             .build());
+  }
+
+  private static String api(String hostPort) {
+    return "http://" + hostPort.replaceFirst("^https?://", "");
   }
 
   private static JsonNode get(String url) throws IOException {

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Checks, before a job is submitted, that {@code --flinkMaster} is the REST endpoint of a running
@@ -23,6 +24,14 @@ final class FlinkMasterCheck {
   static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   private FlinkMasterCheck() {}
+
+  /**
+   * Whether {@code flinkMaster} names a cluster, not Flink in this process ({@code [local]}, {@code
+   * [auto]}).
+   */
+  static boolean isCluster(@Nullable String flinkMaster) {
+    return flinkMaster != null && !flinkMaster.startsWith("[");
+  }
 
   /**
    * @throws ConfigurationException naming the address and what to check

@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.runner;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -10,6 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.flink.runtime.client.JobCancellationException;
+import org.apache.flink.util.ExceptionUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +33,13 @@ import org.slf4j.LoggerFactory;
  *   <li>SIGTERM or Ctrl-C: the job is cancelled (on the DirectRunner through its result, on Flink
  *       through the REST API, embedded or on a cluster) and the summary of what it processed so far
  *       is printed, marked as stopped; the JVM exits with 128 + the signal's number (143 for
- *       SIGTERM, 130 for Ctrl-C). On Flink the counts are those Flink reported last, at most a
- *       second or two old.
+ *       SIGTERM, 130 for Ctrl-C). On Flink the counts are read once two readings one refresh of the
+ *       REST API apart agree: those of every bundle that had ended at the stop.
+ *   <li>On a cluster the job is submitted detached: the client prints the job's id and Web UI page,
+ *       then returns ({@code --detached}) or polls the job until it ends. A cancel from the REST
+ *       API or Web UI then gives the summary of the job's counters, marked as cancelled, exit 0; a
+ *       failed job gives the first line of Flink's root exception, exit 1. An embedded run
+ *       cancelled that way says its counts are unknown: Beam's client gets none.
  * </ul>
  */
 public final class PipelineRun {
@@ -51,6 +59,9 @@ public final class PipelineRun {
   private static final int MAX_SETTLING_READS = 10;
 
   private static final String STOPPED_NOTE = " (stopped by a signal: counts up to the stop)";
+
+  private static final String CANCELLED_NOTE =
+      " (cancelled from Flink's REST API or Web UI: counts up to the cancel)";
 
   private final TidemarkOptions options;
   private final PrintStream err;
@@ -120,10 +131,18 @@ public final class PipelineRun {
     // Read once, before the run: the run's directory, whose configuration names the port, is
     // deleted as the JVM exits, while a stop may still be asking the REST API.
     restAddress = EmbeddedFlink.restAddress(options);
+    boolean onACluster = FlinkMasterCheck.isCluster(options.getFlinkMaster());
+    if (onACluster) {
+      // Submitted detached, whether this process waits for the job or not: the FlinkRunner's
+      // attached client ends a job cancelled from the Web UI with an exception and no counts,
+      // while a detached job's result still answers with its counters once the job has ended.
+      options.setAttachedMode(false);
+      options.setJobCheckIntervalInSecs(1);
+    }
     Thread stop = new Thread(this::stopOnFlink, "tidemark-stop");
     Runtime.getRuntime().addShutdownHook(stop);
     Thread watcher = null;
-    if (options.getShutdownSourcesAfterIdleMs() == Long.MAX_VALUE) {
+    if (options.getShutdownSourcesAfterIdleMs() == Long.MAX_VALUE && !options.getDetached()) {
       // Only a source started from Impulse keeps the job running after the end of its input.
       watcher = new Thread(this::cancelOnceDrained, "tidemark-end-of-input");
       watcher.setDaemon(true);
@@ -131,11 +150,15 @@ public final class PipelineRun {
     }
     try {
       PipelineResult result = pipeline.run();
-      PipelineResult.State state = result.waitUntilFinish();
-      if (summarized.compareAndSet(false, true)) {
-        err.println(RunSummary.of(result));
+      Optional<FlinkJob> submitted = onACluster ? announceSubmission() : Optional.empty();
+      if (options.getDetached()) {
+        return submitted.isPresent() ? 0 : FAILED;
       }
-      return state == PipelineResult.State.DONE ? 0 : FAILED;
+      PipelineResult.State state = result.waitUntilFinish();
+      if (!summarized.compareAndSet(false, true)) {
+        return STOPPED;
+      }
+      return endOfTheJob(state, result, submitted);
     } catch (RuntimeException e) {
       Map<String, Long> counters = drained.get();
       if (counters != null && summarized.compareAndSet(false, true)) {
@@ -145,12 +168,69 @@ public final class PipelineRun {
       if (summarized.get()) {
         return STOPPED;
       }
+      if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
+        err.println(
+            "tidemark: the job was cancelled from Flink's REST API or Web UI; its counts are"
+                + " unknown: an embedded run's client gets none");
+        return 0;
+      }
       throw e;
     } finally {
       if (watcher != null) {
         watcher.interrupt();
       }
       removeQuietly(stop);
+    }
+  }
+
+  /**
+   * Finds the job just submitted to the cluster and says where it runs, on stderr; empty, with why,
+   * if the cluster does not list it.
+   */
+  private Optional<FlinkJob> announceSubmission() {
+    String master = options.getFlinkMaster();
+    Optional<FlinkJob> job = FlinkJob.newest(master, options.getJobName());
+    err.println(
+        job.map(
+                submitted ->
+                    "tidemark: submitted job "
+                        + submitted.id()
+                        + " to "
+                        + master
+                        + "; Web UI "
+                        + submitted.webUi())
+            .orElse(
+                "tidemark: submitted to "
+                    + master
+                    + ", but the cluster lists no job named "
+                    + options.getJobName()));
+    return job;
+  }
+
+  /**
+   * The summary and the exit code of a job that ended by itself, was cancelled by this process at
+   * the end of its input, or was cancelled from Flink's REST API or Web UI.
+   */
+  private int endOfTheJob(
+      PipelineResult.State state, PipelineResult result, Optional<FlinkJob> submitted) {
+    Map<String, Long> counters = drained.get();
+    if (counters != null) {
+      err.println(RunSummary.of(counters));
+      return 0;
+    }
+    switch (state) {
+      case DONE:
+        err.println(RunSummary.of(result));
+        return 0;
+      case CANCELLED:
+        err.println(RunSummary.of(result) + CANCELLED_NOTE);
+        return 0;
+      default:
+        err.println(
+            "tidemark: the job "
+                + state.toString().toLowerCase(Locale.ROOT)
+                + submitted.map(job -> ": " + job.rootCause() + "; see " + job.webUi()).orElse(""));
+        return FAILED;
     }
   }
 
@@ -215,7 +295,10 @@ public final class PipelineRun {
     return previous;
   }
 
-  /** The shutdown hook on Flink: counts so far, cancel, summary. */
+  /**
+   * The shutdown hook on Flink: the counts so far, once the REST API has those of the bundles that
+   * ended last ({@link #settledCounters}), then the cancel and the summary.
+   */
   private void stopOnFlink() {
     if (drained.get() != null || !summarized.compareAndSet(false, true)) {
       return;
@@ -225,11 +308,14 @@ public final class PipelineRun {
       return;
     }
     try {
-      Map<String, Long> counters = job.get().counters();
+      Map<String, Long> counters = settledCounters(job.get());
       job.get().cancel();
       err.println(RunSummary.of(counters) + STOPPED_NOTE);
     } catch (IOException e) {
       err.println("tidemark: stopped by a signal; Flink's REST API did not answer: " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("tidemark: stopped by a signal; interrupted while reading the counts");
     }
   }
 

@@ -42,9 +42,13 @@ public final class RunPreparation {
     }
     if (options.getRunner() == FlinkRunner.class) {
       String master = options.getFlinkMaster();
-      if (master != null && !master.startsWith("[")) {
+      if (FlinkMasterCheck.isCluster(master)) {
         requireNoStdoutOnACluster(options);
         FlinkMasterCheck.requireCluster(master);
+      } else if (options.getDetached()) {
+        throw new ConfigurationException(
+            "--detached: only for a cluster (--flinkMaster=HOST:PORT); an embedded run ends with"
+                + " this process");
       }
       EmbeddedFlink.configure(options);
     }
