@@ -171,8 +171,8 @@ final class FlinkCluster implements AutoCloseable {
   }
 
   private Process launch(String mainClass, String log, String... more) throws IOException {
-    List<String> args =
-        new ArrayList<>(List.of(mainClass, "--configDir", jvms.directory().toString()));
+    List<String> args = new ArrayList<>(FlinkNodes.JVM_OPTIONS);
+    args.addAll(List.of(mainClass, "--configDir", jvms.directory().toString()));
     args.addAll(List.of(more));
     return jvms.start(log, args.toArray(String[]::new));
   }

@@ -1,5 +1,8 @@
 package dev.tidemark.stack;
 
+import java.util.List;
+import java.util.stream.Stream;
+
 /**
  * A Flink 1.19 standalone session cluster on loopback: its {@code flink-conf.yaml} and the main
  * classes of its JobManager and TaskManagers, each started with {@code --configDir DIR}. Sized for
@@ -11,6 +14,31 @@ public final class FlinkNodes {
       "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
   public static final String TASK_MANAGER =
       "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+
+  /**
+   * The JVM options every node takes, before its main class: the packages of {@code java.base} that
+   * Flink 1.19's own distribution opens on Java 17 ({@code --add-opens} in the {@code
+   * env.java.opts.all} of its default configuration), so that these nodes run jobs as a cluster
+   * installed from that distribution does. Kryo reaches into them when it copies operator state
+   * that holds JDK collections; without them such a checkpoint fails with {@code
+   * InaccessibleObjectException}.
+   */
+  public static final List<String> JVM_OPTIONS =
+      Stream.of(
+              "java.lang",
+              "java.net",
+              "java.io",
+              "java.nio",
+              "sun.nio.ch",
+              "java.lang.reflect",
+              "java.text",
+              "java.time",
+              "java.util",
+              "java.util.concurrent",
+              "java.util.concurrent.atomic",
+              "java.util.concurrent.locks")
+          .map(opened -> "--add-opens=java.base/" + opened + "=ALL-UNNAMED")
+          .toList();
 
   private FlinkNodes() {}
 

@@ -123,10 +123,9 @@ public final class Stack {
     nodes.add(launch("kafka", "-Xmx512m", KafkaNode.BROKER, serverProperties.toString()));
     Files.writeString(
         directory.resolve("flink-conf.yaml"), FlinkNodes.configuration(flinkPort, port("", 0)));
-    nodes.add(launch("jobmanager", FlinkNodes.JOB_MANAGER, "--configDir", directory.toString()));
+    nodes.add(launchFlinkNode("jobmanager", FlinkNodes.JOB_MANAGER));
     for (int i = 1; i <= taskManagers; i++) {
-      nodes.add(
-          launch("taskmanager" + i, FlinkNodes.TASK_MANAGER, "--configDir", directory.toString()));
+      nodes.add(launchFlinkNode("taskmanager" + i, FlinkNodes.TASK_MANAGER));
     }
     Properties state = new Properties();
     state.setProperty("kafka", "127.0.0.1:" + kafkaPort);
@@ -206,6 +205,13 @@ public final class Stack {
         }
       }
     }
+  }
+
+  /** Starts a Flink node, {@code mainClass}, with the JVM options and configuration it takes. */
+  private Process launchFlinkNode(String name, String mainClass) throws IOException {
+    List<String> args = new ArrayList<>(FlinkNodes.JVM_OPTIONS);
+    args.addAll(List.of(mainClass, "--configDir", directory.toString()));
+    return launch(name, args.toArray(String[]::new));
   }
 
   /** Starts {@code java -cp <this classpath> ARGS} on its own, logging to {@code DIR/name.log}. */
