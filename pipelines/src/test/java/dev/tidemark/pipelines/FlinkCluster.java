@@ -127,9 +127,9 @@ final class FlinkCluster implements AutoCloseable {
     return latestJob().map(job -> job.path("state").asText()).orElse("no job");
   }
 
-  /** The id of the job submitted last. */
-  String latestJobId() throws IOException, InterruptedException {
-    return latestJob().orElseThrow().path("jid").asText();
+  /** The state of the job {@code id}, e.g. {@code RUNNING}. */
+  String jobState(String id) throws IOException, InterruptedException {
+    return JSON.readTree(rest("/jobs/" + id)).path("state").asText();
   }
 
   /** Waits until the job submitted last is in {@code state}, e.g. {@code RUNNING}. */

@@ -39,6 +39,14 @@ class FlinkClusterIT {
   private static final String SLOW_GENERATOR =
       "--source=generator:records=100000,keys=3,rate=10,seed=7";
 
+  /** The names of the runs, for their files: most tests submit one, {@code SUBMIT}. */
+  private static final String SUBMIT = "submit";
+
+  private static final String DETACHED = "detached";
+
+  private static final Pattern SUBMITTED =
+      Pattern.compile("tidemark: submitted job ([0-9a-f]{32}) to (.+)");
+
   private static final Pattern CANCELLED_SUMMARY =
       Pattern.compile(
           "tidemark: (\\d+) records in, (\\d+) results out, \\d+ late, \\d+ dead letters"
@@ -65,6 +73,19 @@ class FlinkClusterIT {
     assertThat(Outputs.finalCounts(Outputs.read(out())), equalTo(predicted.finalCounts));
     assertThat(Outputs.records(Outputs.read(late()), "late"), equalTo(predicted.late));
     assertThat(Outputs.records(Outputs.read(dead()), "deadLetter"), equalTo(predicted.dead));
+    // The summary of a detached job, from its counters once it has finished, says the same.
+    assertThat(
+        Files.readString(log()),
+        containsString(
+            "tidemark: "
+                + lines.size()
+                + " records in, "
+                + Outputs.read(out()).size()
+                + " results out, "
+                + predicted.late.size()
+                + " late, "
+                + predicted.dead.size()
+                + " dead letters"));
   }
 
   @Test
@@ -107,31 +128,31 @@ class FlinkClusterIT {
   }
 
   @Test
-  void aCancelFromTheRestApiEndsTheClientWithTheSummaryOfWhatItProcessed(FlinkCluster cluster)
+  void aDetachedSubmitReturnsAndACancelEndsAWaitingClientWithTheSummary(FlinkCluster cluster)
       throws Exception {
-    Process submit = submitCount(cluster, SLOW_GENERATOR);
+    // Two jobs side by side, 2 slots each: one submitted detached, one by a client that waits.
+    Process detached = submitCount(DETACHED, cluster, SLOW_GENERATOR, "--detached");
+    Process waiting = submitCount(cluster, SLOW_GENERATOR);
     try {
-      // (1) The client says which job it submitted, and where to watch it.
-      awaitResults();
-      String id = cluster.latestJobId();
+      // (1) The detached client returns once the cluster has its job, and names it.
       assertThat(
-          Files.readString(log()),
-          containsString(
-              "tidemark: submitted job "
-                  + id
-                  + " to "
-                  + cluster.master()
-                  + "; Web UI http://"
-                  + cluster.master()
-                  + "/#/job/running/"
-                  + id
-                  + "/overview"));
-      // (2) A cancel from the REST API, as the Web UI's button sends it, ends the client with
-      // the counts up to the cancel and exit 0: no trace.
+          Files.readString(log(DETACHED)),
+          detached.waitFor(2, TimeUnit.MINUTES) && detached.exitValue() == 0,
+          equalTo(true));
+      String detachedJob = announcedJob(cluster, log(DETACHED));
+      // (2) The waiting client names its job too; both run. Some seconds of records later the
+      // REST API, which refreshes its metrics every second here, has shown the client counts.
+      awaitResults(5);
+      String waitingJob = announcedJob(cluster, log());
+      assertThat(cluster.jobState(detachedJob), equalTo("RUNNING"));
+      assertThat(cluster.jobState(waitingJob), equalTo("RUNNING"));
+      // (3) A cancel from the REST API, as the Web UI's button sends it, ends the waiting client
+      // with the counts up to the cancel and exit 0: no trace.
       cluster.cancelJobs();
-      assertEndsWell(submit);
+      assertEndsWell(waiting);
     } finally {
-      submit.destroyForcibly();
+      detached.destroyForcibly();
+      waiting.destroyForcibly();
     }
     String log = Files.readString(log());
     Matcher summary = CANCELLED_SUMMARY.matcher(log);
@@ -141,25 +162,31 @@ class FlinkClusterIT {
     assertThat(log, not(containsString("Exception")));
   }
 
-  @Test
-  void aDetachedSubmitReturnsAndLeavesTheJobRunning(FlinkCluster cluster) throws Exception {
-    Process submit = submitCount(cluster, SLOW_GENERATOR, "--detached");
-    try {
-      assertEndsWell(submit);
-    } finally {
-      submit.destroyForcibly();
-    }
+  /**
+   * The id of the job that the client whose output is {@code log} says it submitted, checking the
+   * rest of that line: the cluster's address and the job's page in its Web UI.
+   */
+  private static String announcedJob(FlinkCluster cluster, Path log) throws Exception {
+    String output = Files.readString(log);
+    Matcher announced = SUBMITTED.matcher(output);
+    assertThat(output, announced.find(), equalTo(true));
+    String id = announced.group(1);
     assertThat(
-        Files.readString(log()),
-        containsString("tidemark: submitted job " + cluster.latestJobId() + " to "));
-    assertThat(cluster.latestJobState(), equalTo("RUNNING"));
-    awaitResults();
+        announced.group(2),
+        equalTo(
+            cluster.master()
+                + "; Web UI http://"
+                + cluster.master()
+                + "/#/job/running/"
+                + id
+                + "/overview"));
+    return id;
   }
 
-  /** Waits until the job has written results. */
-  private void awaitResults() throws Exception {
+  /** Waits until the job has written {@code count} results. */
+  private void awaitResults(int count) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    while (Outputs.read(out()).isEmpty()) {
+    while (Outputs.read(out()).size() < count) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("no results in time:\n" + Files.readString(log()));
       }
@@ -183,19 +210,25 @@ class FlinkClusterIT {
 
   /** {@code java -jar target/tidemark.jar count} on {@code cluster}, 1 s windows, into files. */
   private Process submitCount(FlinkCluster cluster, String... options) throws Exception {
+    return submitCount(SUBMIT, cluster, options);
+  }
+
+  /** The same, for the run named {@code run}, into its own files. */
+  private Process submitCount(String run, FlinkCluster cluster, String... options)
+      throws Exception {
     List<String> args =
         new ArrayList<>(
             List.of(
                 "count",
                 "--windowSize=1s",
                 "--allowedLateness=500ms",
-                "--sink=file:" + out(),
-                "--lateSink=file:" + late(),
-                "--deadLetterSink=file:" + dead(),
+                "--sink=file:" + out(run),
+                "--lateSink=file:" + directory.resolve(run + "-late.json"),
+                "--deadLetterSink=file:" + directory.resolve(run + "-dead.json"),
                 "--flinkMaster=" + cluster.master(),
                 "--parallelism=2"));
     args.addAll(List.of(options));
-    return TidemarkJar.run(args.toArray(String[]::new)).redirectOutput(log().toFile()).start();
+    return TidemarkJar.run(args.toArray(String[]::new)).redirectOutput(log(run).toFile()).start();
   }
 
   private void assertEndsWell(Process submit) throws Exception {
@@ -204,18 +237,26 @@ class FlinkClusterIT {
   }
 
   private Path out() {
-    return directory.resolve("results.json");
+    return out(SUBMIT);
+  }
+
+  private Path out(String run) {
+    return directory.resolve(run + "-results.json");
   }
 
   private Path late() {
-    return directory.resolve("late.json");
+    return directory.resolve(SUBMIT + "-late.json");
   }
 
   private Path dead() {
-    return directory.resolve("dead.json");
+    return directory.resolve(SUBMIT + "-dead.json");
   }
 
   private Path log() {
-    return directory.resolve("submit.log");
+    return log(SUBMIT);
+  }
+
+  private Path log(String run) {
+    return directory.resolve(run + ".log");
   }
 }

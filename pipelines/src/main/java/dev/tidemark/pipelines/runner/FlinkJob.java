@@ -92,19 +92,6 @@ final class FlinkJob {
   }
 
   /**
-   * The first line of the exception that failed the job, as the REST API gives it, or why it gives
-   * none.
-   */
-  String rootCause() {
-    try {
-      String root = get(api + "/jobs/" + id + "/exceptions").path("root-exception").asText("");
-      return root.isEmpty() ? "Flink reports no exception" : root.lines().findFirst().orElseThrow();
-    } catch (IOException e) {
-      return "Flink's REST API did not say why (" + e.getMessage() + ")";
-    }
-  }
-
-  /**
    * Whether every operator but the sources has seen the end of its input (the watermark at the end
    * of time): every window has fired and every result has been handed to its sink. A job that reads
    * a socket until it closes gets there, yet Flink keeps it running for the Impulse that started

@@ -1,9 +1,11 @@
 package dev.tidemark.pipelines.runner;
 
 import dev.tidemark.pipelines.config.TidemarkOptions;
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,11 +37,11 @@ import org.slf4j.LoggerFactory;
  *       is printed, marked as stopped; the JVM exits with 128 + the signal's number (143 for
  *       SIGTERM, 130 for Ctrl-C). On Flink the counts are read once two readings one refresh of the
  *       REST API apart agree: those of every bundle that had ended at the stop.
- *   <li>On a cluster the job is submitted detached: the client prints the job's id and Web UI page,
- *       then returns ({@code --detached}) or polls the job until it ends. A cancel from the REST
- *       API or Web UI then gives the summary of the job's counters, marked as cancelled, exit 0; a
- *       failed job gives the first line of Flink's root exception, exit 1. An embedded run
- *       cancelled that way says its counts are unknown: Beam's client gets none.
+ *   <li>On a cluster the client prints the job's id and Web UI page once the cluster lists it, and
+ *       with {@code --detached} returns then. Otherwise it reads the job's counters through the
+ *       REST API once a second: a cancel from the REST API or Web UI ends the FlinkRunner's client
+ *       with an exception and no counts, so the summary, marked as cancelled, has those the REST
+ *       API showed last (or says they are unknown), exit 0.
  * </ul>
  */
 public final class PipelineRun {
@@ -67,6 +69,9 @@ public final class PipelineRun {
   private final PrintStream err;
   private final AtomicBoolean summarized = new AtomicBoolean();
   private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
+
+  /** A cluster job's counters as its REST API showed them last; none before it is asked. */
+  private final AtomicReference<Map<String, Long>> lastReported = new AtomicReference<>(Map.of());
 
   /** Where the job's Flink REST API answers, if that is known; set before a Flink run starts. */
   private volatile Optional<String> restAddress = Optional.empty();
@@ -132,33 +137,28 @@ public final class PipelineRun {
     // deleted as the JVM exits, while a stop may still be asking the REST API.
     restAddress = EmbeddedFlink.restAddress(options);
     boolean onACluster = FlinkMasterCheck.isCluster(options.getFlinkMaster());
-    if (onACluster) {
-      // Submitted detached, whether this process waits for the job or not: the FlinkRunner's
-      // attached client ends a job cancelled from the Web UI with an exception and no counts,
-      // while a detached job's result still answers with its counters once the job has ended.
+    if (options.getDetached()) {
       options.setAttachedMode(false);
-      options.setJobCheckIntervalInSecs(1);
+      pipeline.run();
+      return announceSubmission().isPresent() ? 0 : FAILED;
     }
     Thread stop = new Thread(this::stopOnFlink, "tidemark-stop");
     Runtime.getRuntime().addShutdownHook(stop);
-    Thread watcher = null;
-    if (options.getShutdownSourcesAfterIdleMs() == Long.MAX_VALUE && !options.getDetached()) {
+    List<Thread> watchers = new ArrayList<>();
+    if (options.getShutdownSourcesAfterIdleMs() == Long.MAX_VALUE) {
       // Only a source started from Impulse keeps the job running after the end of its input.
-      watcher = new Thread(this::cancelOnceDrained, "tidemark-end-of-input");
-      watcher.setDaemon(true);
-      watcher.start();
+      watchers.add(daemon(this::cancelOnceDrained, "tidemark-end-of-input"));
+    }
+    if (onACluster) {
+      watchers.add(daemon(this::announceAndFollow, "tidemark-job"));
     }
     try {
       PipelineResult result = pipeline.run();
-      Optional<FlinkJob> submitted = onACluster ? announceSubmission() : Optional.empty();
-      if (options.getDetached()) {
-        return submitted.isPresent() ? 0 : FAILED;
-      }
       PipelineResult.State state = result.waitUntilFinish();
-      if (!summarized.compareAndSet(false, true)) {
-        return STOPPED;
+      if (summarized.compareAndSet(false, true)) {
+        err.println(RunSummary.of(result));
       }
-      return endOfTheJob(state, result, submitted);
+      return state == PipelineResult.State.DONE ? 0 : FAILED;
     } catch (RuntimeException e) {
       Map<String, Long> counters = drained.get();
       if (counters != null && summarized.compareAndSet(false, true)) {
@@ -169,69 +169,84 @@ public final class PipelineRun {
         return STOPPED;
       }
       if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
-        err.println(
-            "tidemark: the job was cancelled from Flink's REST API or Web UI; its counts are"
-                + " unknown: an embedded run's client gets none");
+        err.println(cancelledFromOutside(lastReported.get()));
         return 0;
       }
       throw e;
     } finally {
-      if (watcher != null) {
-        watcher.interrupt();
-      }
+      watchers.forEach(Thread::interrupt);
       removeQuietly(stop);
     }
   }
 
   /**
-   * Finds the job just submitted to the cluster and says where it runs, on stderr; empty, with why,
-   * if the cluster does not list it.
+   * The line for a job cancelled from Flink's REST API or Web UI: the FlinkRunner's client ends
+   * with an exception and no counts, so they are those the REST API showed last ({@link
+   * #announceAndFollow}), and unknown if it showed none.
+   */
+  private static String cancelledFromOutside(Map<String, Long> lastReported) {
+    return lastReported.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L) > 0
+        ? RunSummary.of(lastReported) + CANCELLED_NOTE
+        : "tidemark: the job was cancelled from Flink's REST API or Web UI; its counts are"
+            + " unknown: Flink's client gets none from a cancelled job, and its REST API had shown"
+            + " none";
+  }
+
+  /**
+   * The watcher of a job on a cluster: once the cluster lists it, says where it runs, then reads
+   * its counters through the REST API once a second, for the summary of a cancel.
+   */
+  private void announceAndFollow() {
+    try {
+      Optional<FlinkJob> job = Optional.empty();
+      while (job.isEmpty()) {
+        Thread.sleep(200);
+        job = FlinkJob.newest(options.getFlinkMaster(), options.getJobName());
+      }
+      err.println(announcement(job.get()));
+      while (true) {
+        Thread.sleep(1_000);
+        try {
+          lastReported.set(job.get().counters());
+        } catch (IOException e) {
+          // Asked again a second later.
+        }
+      }
+    } catch (InterruptedException e) {
+      // The run ended.
+    }
+  }
+
+  /**
+   * Finds the job just submitted detached and says where it runs, on stderr; empty, with why, if
+   * the cluster does not list it.
    */
   private Optional<FlinkJob> announceSubmission() {
-    String master = options.getFlinkMaster();
-    Optional<FlinkJob> job = FlinkJob.newest(master, options.getJobName());
+    Optional<FlinkJob> job = FlinkJob.newest(options.getFlinkMaster(), options.getJobName());
     err.println(
-        job.map(
-                submitted ->
-                    "tidemark: submitted job "
-                        + submitted.id()
-                        + " to "
-                        + master
-                        + "; Web UI "
-                        + submitted.webUi())
+        job.map(this::announcement)
             .orElse(
                 "tidemark: submitted to "
-                    + master
+                    + options.getFlinkMaster()
                     + ", but the cluster lists no job named "
                     + options.getJobName()));
     return job;
   }
 
-  /**
-   * The summary and the exit code of a job that ended by itself, was cancelled by this process at
-   * the end of its input, or was cancelled from Flink's REST API or Web UI.
-   */
-  private int endOfTheJob(
-      PipelineResult.State state, PipelineResult result, Optional<FlinkJob> submitted) {
-    Map<String, Long> counters = drained.get();
-    if (counters != null) {
-      err.println(RunSummary.of(counters));
-      return 0;
-    }
-    switch (state) {
-      case DONE:
-        err.println(RunSummary.of(result));
-        return 0;
-      case CANCELLED:
-        err.println(RunSummary.of(result) + CANCELLED_NOTE);
-        return 0;
-      default:
-        err.println(
-            "tidemark: the job "
-                + state.toString().toLowerCase(Locale.ROOT)
-                + submitted.map(job -> ": " + job.rootCause() + "; see " + job.webUi()).orElse(""));
-        return FAILED;
-    }
+  private String announcement(FlinkJob job) {
+    return "tidemark: submitted job "
+        + job.id()
+        + " to "
+        + options.getFlinkMaster()
+        + "; Web UI "
+        + job.webUi();
+  }
+
+  private static Thread daemon(Runnable task, String name) {
+    Thread thread = new Thread(task, name);
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
   }
 
   /**

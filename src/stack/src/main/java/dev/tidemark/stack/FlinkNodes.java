@@ -72,6 +72,8 @@ public final class FlinkNodes {
         "classloader.parent-first-patterns.additional: com.fasterxml.jackson",
         "heartbeat.timeout: 10000",
         "heartbeat.interval: 2000",
+        // The REST API (the Web UI, tidemark's client) shows metrics at most 1 s old, not 10.
+        "metrics.fetcher.update-interval: 1000",
         "");
   }
 }
