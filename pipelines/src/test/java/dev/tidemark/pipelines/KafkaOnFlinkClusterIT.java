@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,6 +53,12 @@ class KafkaOnFlinkClusterIT {
   private static final int BATCH = 100;
 
   private static final Duration BETWEEN_BATCHES = Duration.ofMillis(700);
+
+  /**
+   * The pause once the TaskManagers are dead: the rest of the stream is the backlog the restored
+   * job reads, and it need not arrive at the pace of the first part.
+   */
+  private static final Duration BETWEEN_BATCHES_AFTER_THE_KILL = Duration.ofMillis(100);
 
   @TempDir Path directory;
 
@@ -162,19 +169,22 @@ class KafkaOnFlinkClusterIT {
 
     broker.createTopic(topic, 1);
     broker.createTopic(topic + "-per-second", 1);
-    // A steady stream from before the job starts until after it has restored: the topic is
-    // never quiet for --idleTimeout while the job runs, so the watermark follows the records'
-    // own event time throughout. After a pause it would move on at the wall clock's pace, and
-    // the records after the pause would be late, rightly (see the test above).
+    // A steady stream from before the job starts until its TaskManagers die, then the rest at
+    // once, a backlog for the restored job: the topic is never quiet for --idleTimeout while the
+    // job runs and records are still to come, so the watermark follows the records' own event
+    // time throughout. After a pause it would move on at the wall clock's pace, and the records
+    // after the pause would be late, rightly (see the test above).
     ExecutorService sender = Executors.newSingleThreadExecutor();
     AtomicInteger batchesSent = new AtomicInteger();
+    AtomicBoolean killed = new AtomicBoolean();
     Future<?> sent =
         sender.submit(
             () -> {
               for (int from = 0; from < lines.size(); from += BATCH) {
                 broker.send(topic, 0, lines.subList(from, from + BATCH));
                 batchesSent.incrementAndGet();
-                Thread.sleep(BETWEEN_BATCHES.toMillis());
+                Thread.sleep(
+                    (killed.get() ? BETWEEN_BATCHES_AFTER_THE_KILL : BETWEEN_BATCHES).toMillis());
               }
               return null;
             });
@@ -185,6 +195,7 @@ class KafkaOnFlinkClusterIT {
       int batchesBeforeTheKill = batchesSent.get();
       int checkpointsBeforeTheKill = completedCheckpoints(cluster);
       cluster.killTheLatestJobsTaskManagers();
+      killed.set(true);
       sent.get(3, TimeUnit.MINUTES);
       System.out.printf(
           "killed the TaskManagers after %d checkpoints, with %d of %d batches sent%n",

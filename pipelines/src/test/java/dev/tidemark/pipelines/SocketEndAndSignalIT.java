@@ -51,10 +51,7 @@ class SocketEndAndSignalIT {
         server.send(LINES);
         server.close();
         // (1) The job ends by itself, exit 0, with the summary of everything it read.
-        boolean ended = run.waitFor(2, TimeUnit.MINUTES);
-        String output = Files.readString(log);
-        assertThat("ends within 2 min; its log:\n" + output, ended, equalTo(true));
-        assertThat(output, run.exitValue(), equalTo(0));
+        String output = awaitExitZero(run, log);
         assertThat(
             output,
             containsString("tidemark: 5 records in, 4 results out, 0 late, 0 dead letters"));
@@ -124,10 +121,7 @@ class SocketEndAndSignalIT {
         server.send(LINES);
         awaitUntil(log, () -> Files.exists(results) && Outputs.read(results).size() == 2);
         FlinkRest.cancelJobs("127.0.0.1:" + webUi);
-        boolean ended = run.waitFor(1, TimeUnit.MINUTES);
-        String output = Files.readString(log);
-        assertThat("ends within 1 min; its log:\n" + output, ended, equalTo(true));
-        assertThat(output, run.exitValue(), equalTo(0));
+        String output = awaitExitZero(run, log);
         assertThat(
             output,
             containsString(
@@ -138,6 +132,15 @@ class SocketEndAndSignalIT {
         run.destroyForcibly();
       }
     }
+  }
+
+  /** Waits for {@code run} to end, within 2 minutes, with exit 0; its output. */
+  private static String awaitExitZero(Process run, Path log) throws Exception {
+    boolean ended = run.waitFor(2, TimeUnit.MINUTES);
+    String output = Files.readString(log);
+    assertThat("ends within 2 min; its log:\n" + output, ended, equalTo(true));
+    assertThat(output, run.exitValue(), equalTo(0));
+    return output;
   }
 
   /** Waits until {@code condition} holds; the run's log says why if it does not in time. */

@@ -22,6 +22,8 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.joda.time.Duration;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,7 +44,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * parallelism 2 a step's watermark is the minimum over two channels, which may lag an advance the
  * other channel has delivered, so which records end up late may differ between the two (Beam
  * #20843-#20845); there the invariant holds for each.
+ *
+ * <p>The streams are independent, and run two at a time.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class LateAccountingPropertyTest {
 
   private static final EventTimeWindowing WINDOWING =
