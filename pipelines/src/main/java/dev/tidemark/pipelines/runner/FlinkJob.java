@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.flink.configuration.MetricOptions;
 
@@ -46,18 +47,7 @@ final class FlinkJob {
 
   /** The running job named {@code name} at the REST address {@code hostPort}, if there is one. */
   static Optional<FlinkJob> running(String hostPort, String name) {
-    String api = api(hostPort);
-    try {
-      for (JsonNode job : get(api + "/jobs/overview").path("jobs")) {
-        if (job.path("name").asText().equals(name)
-            && job.path("state").asText().equals("RUNNING")) {
-          return Optional.of(new FlinkJob(api, job.path("jid").asText()));
-        }
-      }
-    } catch (IOException e) {
-      // No REST API answers (yet): no running job to speak of.
-    }
-    return Optional.empty();
+    return newest(hostPort, name, job -> job.path("state").asText().equals("RUNNING"));
   }
 
   /**
@@ -65,20 +55,30 @@ final class FlinkJob {
    * state, if there is one: a job just submitted may still be initializing.
    */
   static Optional<FlinkJob> newest(String hostPort, String name) {
-    String api = api(hostPort);
+    return newest(hostPort, name, job -> true);
+  }
+
+  /**
+   * Of the jobs named {@code name} that {@code which} accepts, the one that started last; empty if
+   * there is none, or no REST API answers (yet).
+   */
+  private static Optional<FlinkJob> newest(
+      String hostPort, String name, Predicate<JsonNode> which) {
+    String api = "http://" + hostPort.replaceFirst("^https?://", "");
+    JsonNode newest = null;
     try {
-      JsonNode newest = null;
       for (JsonNode job : get(api + "/jobs/overview").path("jobs")) {
         if (job.path("name").asText().equals(name)
+            && which.test(job)
             && (newest == null
                 || job.path("start-time").asLong() > newest.path("start-time").asLong())) {
           newest = job;
         }
       }
-      return Optional.ofNullable(newest).map(job -> new FlinkJob(api, job.path("jid").asText()));
     } catch (IOException e) {
       return Optional.empty();
     }
+    return Optional.ofNullable(newest).map(job -> new FlinkJob(api, job.path("jid").asText()));
   }
 
   /** Flink's id of the job. */
@@ -164,10 +164,6 @@ final class FlinkJob {
             .timeout(TIMEOUT)
             .method("PATCH", HttpRequest.BodyPublishers.noBody())
             .build());
-  }
-
-  private static String api(String hostPort) {
-    return "http://" + hostPort.replaceFirst("^https?://", "");
   }
 
   private static JsonNode get(String url) throws IOException {
