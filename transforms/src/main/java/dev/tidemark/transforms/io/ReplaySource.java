@@ -5,8 +5,10 @@ import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.watermark.ArrivalClockWatermark;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.PartitionedWatermark;
+import dev.tidemark.transforms.watermark.RecordingWatermark;
 import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.Closeable;
 import java.io.IOException;
@@ -74,8 +76,14 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   /** The partition each line was recorded from; null: one partition. */
   private @Nullable SerializableFunction<String, String> partitionOf;
 
-  /** When a partition that has fallen this far behind the newest stops holding the watermark. */
+  /**
+   * When a partition stops holding the watermark: this far behind the newest event time, or, with
+   * {@link #arrivalClock}, this long without a record.
+   */
   private Duration idleTimeout = Duration.ZERO;
+
+  /** Whether the lines' own arrival times and partitions ({@link LineOrigins}) decide. */
+  private boolean arrivalClock;
 
   /**
    * The replay's progress across the readers a runner makes of this source in one JVM (the
@@ -99,6 +107,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     copy.progressEvery = progressEvery;
     copy.partitionOf = partitionOf;
     copy.idleTimeout = idleTimeout;
+    copy.arrivalClock = arrivalClock;
     change.accept(copy);
     return copy;
   }
@@ -173,21 +182,68 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         });
   }
 
-  /** A new watermark for one pass over the lines, partitioned as this source says. */
-  public PartitionedWatermark newWatermark() {
-    return PartitionedWatermark.of(maxOutOfOrderness, idleTimeout);
+  /**
+   * Replays lines that know their partition and arrival time ({@link RecordedLines#origins}, a
+   * snapshot of a Kafka topic) under the live rule, with their arrival times as the wall clock
+   * ({@link ArrivalClockWatermark}): a partition without a record for {@code idleTimeout} stops
+   * holding the watermark back.
+   *
+   * @throws IllegalArgumentException if the lines do not know where they came from
+   */
+  public ReplaySource withArrivalClock(Duration idleTimeout) {
+    if (lines.origins().isEmpty()) {
+      throw new IllegalArgumentException(
+          lines.describe() + " does not know when its lines arrived; replay it by its order");
+    }
+    return with(
+        copy -> {
+          copy.arrivalClock = true;
+          copy.idleTimeout = idleTimeout;
+        });
   }
 
-  /** The partition {@code line} was recorded from; the one partition, "", when not partitioned. */
-  public String partitionOf(String line) {
+  /** A new watermark for one pass over the lines, partitioned as this source says. */
+  public RecordingWatermark newWatermark() {
+    return arrivalClock
+        ? ArrivalClockWatermark.of(
+            maxOutOfOrderness, idleTimeout, lines.origins().orElseThrow().partitions())
+        : PartitionedWatermark.of(maxOutOfOrderness, idleTimeout);
+  }
+
+  /**
+   * The partition line {@code line} (its number and text) was recorded from; the one partition, "",
+   * when not partitioned.
+   */
+  public String partitionOf(long line, String text) {
+    if (arrivalClock) {
+      return lines.origins().orElseThrow().partitionOf(line);
+    }
     if (partitionOf == null) {
       return "";
     }
     try {
-      return partitionOf.apply(line);
+      return partitionOf.apply(text);
     } catch (RuntimeException e) {
       return "";
     }
+  }
+
+  /**
+   * Moves {@code watermark}'s clock to the arrival of line {@code line}, for lines that know it;
+   * does nothing for the others.
+   */
+  public void arrive(RecordingWatermark watermark, long line) {
+    if (arrivalClock) {
+      watermark.arriveAt(lines.origins().orElseThrow().arrivalOf(line));
+    }
+  }
+
+  /** Where line {@code line} is, for a person: {@code line 17 of the recording}, or its origin. */
+  public String whereIs(long line) {
+    return lines
+        .origins()
+        .map(origins -> origins.nameOf(line))
+        .orElse("line " + line + " of the recording");
   }
 
   /** The progress of this source's replay, made by the first reader that asks. */
@@ -259,7 +315,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     private final Gauge recordsReadGauge;
     private final Gauge newestEventTimeGauge;
     private final Gauge lagGauge;
-    private final PartitionedWatermark watermark;
+    private final RecordingWatermark watermark;
     private long linesRead;
     private boolean exhausted;
     private long startNanos;
@@ -283,10 +339,11 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     @Override
     public boolean start() throws IOException {
       Iterator<String> opened = source.lines.open();
-      for (long skipped = 0; skipped < linesRead && opened.hasNext(); skipped++) {
+      for (long skipped = 1; skipped <= linesRead && opened.hasNext(); skipped++) {
         String line = opened.next();
+        source.arrive(watermark, skipped);
         @Nullable Event parsed = whyCut(opened) == null ? parseOrNull(line) : null;
-        admit(line, parsed == null ? null : parsed.eventTime(), Instant.now());
+        admit(skipped, line, parsed == null ? null : parsed.eventTime(), Instant.now());
       }
       iterator = opened;
       startNanos = System.nanoTime();
@@ -305,12 +362,14 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
         String line = iterator.next();
         linesRead++;
         emittedSinceStart++;
+        source.arrive(watermark, linesRead);
         Instant arrivalWatermark = watermarkBeforeNextLine(clockCap);
         // A line cut for its length is no record: its first bytes must not move the watermark.
         @Nullable String whyCut = whyCut(iterator);
         // Parsed once, here: the event time moves the watermark, and the next step reuses the rest.
         @Nullable Event parsed = whyCut == null ? parseOrNull(line) : null;
-        @Nullable Instant timestamp = admit(line, parsed == null ? null : parsed.eventTime(), now);
+        @Nullable Instant timestamp =
+            admit(linesRead, line, parsed == null ? null : parsed.eventTime(), now);
         if (batch.isEmpty()) {
           currentTimestamp =
               timestamp == null || source.maxLinesPerElement > 1 ? arrivalWatermark : timestamp;
@@ -322,7 +381,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
                 linesRead,
                 null,
                 parsed,
-                whyCut == null ? null : whyCut + " (line " + linesRead + " of the recording)"));
+                whyCut == null ? null : whyCut + " (" + source.whereIs(linesRead) + ")"));
       }
       if (batch.isEmpty()) {
         exhausted = iterator == null || !iterator.hasNext();
@@ -342,13 +401,14 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
     }
 
     /**
-     * The event time {@code line} moves the watermark with, when the clock-skew guard admits it;
-     * null when it has none, or is refused.
+     * The event time line {@code number}, {@code line}, moves the watermark with, when the
+     * clock-skew guard admits it; null when it has none, or is refused.
      */
-    private @Nullable Instant admit(String line, @Nullable Instant eventTime, Instant now) {
+    private @Nullable Instant admit(
+        long number, String line, @Nullable Instant eventTime, Instant now) {
       @Nullable Instant admitted = source.clockSkewGuard.admit(eventTime, now);
       if (admitted != null) {
-        watermark.observe(source.partitionOf(line), admitted);
+        watermark.observe(source.partitionOf(number, line), admitted);
       }
       return admitted;
     }

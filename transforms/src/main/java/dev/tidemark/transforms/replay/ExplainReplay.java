@@ -15,7 +15,7 @@ import dev.tidemark.transforms.replay.ReplayTimeline.PartitionLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Point;
 import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
-import dev.tidemark.transforms.watermark.PartitionedWatermark;
+import dev.tidemark.transforms.watermark.RecordingWatermark;
 import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.Arrival;
 import dev.tidemark.transforms.windowing.CountAndSumFn;
@@ -64,7 +64,7 @@ final class ExplainReplay {
   private final EventTimeWindowing windowing;
   private final ArrivedLineParser parser;
   private final ReplaySource source;
-  private final PartitionedWatermark partitioned;
+  private final RecordingWatermark partitioned;
   private final Map<String, PartitionTrack> partitions = new LinkedHashMap<>();
   private final List<HeldBack> heldBack = new ArrayList<>();
   private @Nullable HeldBack holding;
@@ -95,6 +95,11 @@ final class ExplainReplay {
     this.outOfPlace = new OutOfPlace(windowing, replay.maxOutOfOrderness());
     this.source = replay.sourceInBatches(ReplayPanes.LINES_PER_BATCH);
     this.partitioned = source.newWatermark();
+    // A source that knows its partitions shows the empty ones too.
+    replay
+        .origins()
+        .ifPresent(
+            origins -> origins.partitions().forEach(p -> partitions.put(p, new PartitionTrack(p))));
     this.engine =
         PaneEngine.replay(windowing, CountAndSumFn.<Long>summing(line -> 0L), Long::compare);
   }
@@ -140,11 +145,13 @@ final class ExplainReplay {
         points,
         partitions.values().stream().map(PartitionTrack::line).toList(),
         heldBack,
-        List.copyOf(warnings));
+        List.copyOf(warnings),
+        replay.origins().orElse(null));
   }
 
   private void visit(ArrivedLine line) {
     lines++;
+    source.arrive(partitioned, line.position());
     Instant watermark = line.arrivalWatermark();
     if (previousWatermark == null || watermark.isAfter(previousWatermark)) {
       closeUpTo(watermark, line.position() - 1);
@@ -167,7 +174,7 @@ final class ExplainReplay {
       }
       return;
     }
-    String partition = source.partitionOf(line.text());
+    String partition = source.partitionOf(line.position(), line.text());
     observe(line.position(), partition, event.eventTime());
     IntervalWindow window = windowing.windowOf(event.eventTime());
     outOfPlace.record(line.position(), partition, event.eventTime(), window);
@@ -246,20 +253,24 @@ final class ExplainReplay {
    * a record are empty partitions, which hold a plain Kafka source's watermark back forever.
    */
   private Optional<String> emptyPartitionsWarning() {
-    List<Integer> numbers = new ArrayList<>();
-    for (String name : partitions.keySet()) {
-      if (!name.matches("\\d{1,9}")) {
+    List<Integer> known = new ArrayList<>();
+    List<Integer> withRecords = new ArrayList<>();
+    for (PartitionTrack partition : partitions.values()) {
+      if (!partition.name.matches("\\d{1,9}")) {
         return Optional.empty();
       }
-      numbers.add(Integer.parseInt(name));
+      known.add(Integer.parseInt(partition.name));
+      if (partition.records > 0) {
+        withRecords.add(Integer.parseInt(partition.name));
+      }
     }
-    if (numbers.isEmpty()) {
+    if (withRecords.isEmpty()) {
       return Optional.empty();
     }
-    int highest = numbers.stream().max(Integer::compare).orElseThrow();
+    int highest = known.stream().max(Integer::compare).orElseThrow();
     List<Integer> empty = new ArrayList<>();
-    for (int number = 0; number < highest && empty.size() < 50; number++) {
-      if (!numbers.contains(number)) {
+    for (int number = 0; number <= highest && empty.size() < 50; number++) {
+      if (!withRecords.contains(number)) {
         empty.add(number);
       }
     }

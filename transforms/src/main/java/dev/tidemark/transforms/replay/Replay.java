@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.io.LineOrigins;
 import dev.tidemark.transforms.io.RecordedLines;
 import dev.tidemark.transforms.io.ReplaySource;
 import dev.tidemark.transforms.join.MergeRecords;
@@ -11,6 +12,7 @@ import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.transforms.Flatten;
@@ -53,6 +55,7 @@ public final class Replay implements Serializable {
   private Duration progressEvery = Duration.ZERO;
   private @Nullable SerializableFunction<String, String> partitionOf;
   private Duration idleTimeout = Duration.ZERO;
+  private boolean arrivalClock;
 
   private Replay(RecordedLines lines, EventFormat format) {
     this.lines = lines;
@@ -105,6 +108,22 @@ public final class Replay implements Serializable {
         });
   }
 
+  /**
+   * Replays a recording that knows each line's partition and arrival time (a snapshot of a Kafka
+   * topic, {@link RecordedLines#origins}) under the live rule, the arrival times standing in for
+   * the wall clock ({@link dev.tidemark.transforms.watermark.ArrivalClockWatermark}): a partition
+   * without a record for {@code idleTimeout} stops holding the watermark back.
+   *
+   * @throws IllegalArgumentException if the recording does not know when its lines arrived
+   */
+  public Replay withArrivalClock(Duration idleTimeout) {
+    return with(
+        copy -> {
+          copy.arrivalClock = true;
+          copy.idleTimeout = idleTimeout;
+        });
+  }
+
   /** A copy with {@code change} made to it; checks the settings at once, before any pipeline. */
   private Replay with(Consumer<Replay> change) {
     Replay copy = new Replay(lines, format);
@@ -114,6 +133,7 @@ public final class Replay implements Serializable {
     copy.progressEvery = progressEvery;
     copy.partitionOf = partitionOf;
     copy.idleTimeout = idleTimeout;
+    copy.arrivalClock = arrivalClock;
     change.accept(copy);
     copy.source();
     return copy;
@@ -176,6 +196,11 @@ public final class Replay implements Serializable {
     return source().inBatchesAtArrivalWatermark(maxLines);
   }
 
+  /** Where each line of the recording came from, when it knows. */
+  Optional<LineOrigins> origins() {
+    return lines.origins();
+  }
+
   /** How far behind the newest event time a record may arrive and still be on time. */
   Duration maxOutOfOrderness() {
     return maxOutOfOrderness;
@@ -192,6 +217,9 @@ public final class Replay implements Serializable {
             .withMaxFutureSkew(maxFutureSkew)
             .withRate(linesPerSecond)
             .withProgressEvery(progressEvery);
+    if (arrivalClock) {
+      return source.withArrivalClock(idleTimeout);
+    }
     return partitionOf == null ? source : source.withPartitions(partitionOf, idleTimeout);
   }
 }

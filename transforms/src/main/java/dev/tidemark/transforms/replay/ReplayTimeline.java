@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.io.LineOrigins;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
@@ -22,6 +23,8 @@ import org.joda.time.Instant;
  *     line by line; one, named "", for a recording that is not partitioned
  * @param heldBack when one partition held the overall watermark back by a window or more
  * @param warnings settings the recording does not fit, each with the value that would fix it
+ * @param origins where each line came from, for a recording that knows (a snapshot of a Kafka
+ *     topic); null for one that knows only the order of its lines
  */
 public record ReplayTimeline(
     long lines,
@@ -32,7 +35,8 @@ public record ReplayTimeline(
     List<Point> points,
     List<PartitionLine> partitions,
     List<HeldBack> heldBack,
-    List<String> warnings) {
+    List<String> warnings,
+    @Nullable LineOrigins origins) {
 
   /** {@link WindowClose#closedAfterLine} of a window closed by the end of the recording. */
   public static final long AT_THE_END = -1;
@@ -57,12 +61,29 @@ public record ReplayTimeline(
     return highest + 1;
   }
 
+  /**
+   * How a person finds line {@code line} again: {@code line 17}, or where it is at its source, e.g.
+   * {@code clicks-2@17}.
+   */
+  public String nameOf(long line) {
+    return origins == null ? "line " + line : origins.nameOf(line);
+  }
+
   /** The same timeline, with one more warning. */
   public ReplayTimeline withWarning(String warning) {
     List<String> more = new ArrayList<>(warnings);
     more.add(warning);
     return new ReplayTimeline(
-        lines, windows, panes, late, deadLetters, points, partitions, heldBack, List.copyOf(more));
+        lines,
+        windows,
+        panes,
+        late,
+        deadLetters,
+        points,
+        partitions,
+        heldBack,
+        List.copyOf(more),
+        origins);
   }
 
   /**

@@ -29,7 +29,7 @@ import org.joda.time.Instant;
  * follows one replay, line by line: {@link #observe} each admitted event time, then read {@link
  * #watermark}. Not thread-safe.
  */
-public final class PartitionedWatermark {
+public final class PartitionedWatermark implements RecordingWatermark {
 
   private final Duration maxOutOfOrderness;
   private final long idleTimeoutMillis;
@@ -56,11 +56,16 @@ public final class PartitionedWatermark {
     return new PartitionedWatermark(maxOutOfOrderness, idleTimeout);
   }
 
+  /** Nothing to do: this watermark's clock is the newest event time, not the arrival time. */
+  @Override
+  public void arriveAt(Instant arrival) {}
+
   /**
    * A record of {@code partition} at the admitted {@code eventTime} was read. Called for every line
    * of a replay: it works in epoch millis and makes an {@link Instant} only when the watermark
    * moves.
    */
+  @Override
   public void observe(String partition, Instant eventTime) {
     long time = eventTime.getMillis();
     long[] partitionNewest = newestPerPartition.get(partition);
@@ -95,16 +100,19 @@ public final class PartitionedWatermark {
   }
 
   /** The overall watermark after the records observed; {@link Watermarks#MIN} before any. */
+  @Override
   public Instant watermark() {
     return watermark;
   }
 
   /** The newest event time observed, over every partition; null before any. */
+  @Override
   public @Nullable Instant newest() {
     return newest;
   }
 
   /** The watermark of {@code partition} alone; {@link Watermarks#MIN} before its first record. */
+  @Override
   public Instant watermarkOf(String partition) {
     long[] partitionNewest = newestPerPartition.get(partition);
     return partitionNewest == null
@@ -125,6 +133,7 @@ public final class PartitionedWatermark {
    * The partition that holds the overall watermark back right now: the one, not quiet, whose
    * watermark is the overall one, when another partition is ahead of it; empty otherwise.
    */
+  @Override
   public Optional<String> holdingBack() {
     if (newest == null || newestPerPartition.size() < 2) {
       return Optional.empty();
