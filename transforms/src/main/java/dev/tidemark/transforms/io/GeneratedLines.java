@@ -134,7 +134,8 @@ public final class GeneratedLines implements RecordedLines {
         }
         long sequence = emitted++;
         if (random.nextDouble() < badFraction) {
-          return "malformed record " + sequence;
+          // Named by its line number, as a dead letter names the line.
+          return "malformed record " + (sequence + 1);
         }
         long eventTime = start.getMillis() + sequence * step.getMillis();
         if (random.nextDouble() < lateFraction) {
