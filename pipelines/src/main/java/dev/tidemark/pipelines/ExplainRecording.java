@@ -4,6 +4,7 @@ import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.explain.TimelineReport;
 import dev.tidemark.pipelines.explain.TimelineText;
+import dev.tidemark.pipelines.io.KafkaSource;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import java.io.IOException;
@@ -11,32 +12,103 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.apache.beam.sdk.options.Description;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
 
 /**
  * {@code explain}: what {@code count} does with a recording, window by window, worked out without
  * starting a job ({@link Replay#explain}): when each window closes and with what, each late record
  * and dead letter and why, and the settings the recording does not fit. Takes {@code count}'s
- * options; {@code --report=FILE.html} also draws it.
+ * options; {@code --report=FILE.html} also draws it. On {@code kafka://} it explains a snapshot of
+ * the topic under the live rule ({@link KafkaSource#snapshot}), without stopping the job that reads
+ * it or touching its consumer group.
  */
 public final class ExplainRecording {
 
-  /** The options of {@code explain}: those of {@code count}, {@code --report} among them. */
-  public interface Options extends CountPipeline.Options {}
+  /**
+   * The options of {@code explain}: those of {@code count}, {@code --report} among them, and for a
+   * Kafka topic the range of Kafka timestamps to explain.
+   */
+  public interface Options extends CountPipeline.Options {
+    @Description(
+        "For kafka://: only the records with a Kafka timestamp at or after this instant, e.g."
+            + " 2026-12-03T01:00:00Z or epoch milliseconds")
+    String getFrom();
+
+    void setFrom(String value);
+
+    @Description(
+        "For kafka://: only the records with a Kafka timestamp before this instant, e.g."
+            + " 2026-12-03T02:00:00Z or epoch milliseconds")
+    String getTo();
+
+    void setTo(String value);
+  }
 
   private ExplainRecording() {}
 
   /** Explains the recording {@code options} name on {@code out}; returns the exit code. */
   public static int run(Options options, PrintStream out) {
     PerWindowCounts.Settings settings = CountPipeline.settings(options);
+    Explained explained = explained(settings, options);
     ReplayTimeline timeline =
-        withParallelismWarning(timeline(settings, options.getSource()), options.getParallelism());
+        withParallelismWarning(
+            explained.replay().explain(settings.windowing()), options.getParallelism());
     String title = "--source=" + options.getSource();
-    TimelineText.write(timeline, title, settings.windowing(), out);
+    TimelineText.write(timeline, title, explained.about(), settings.windowing(), out);
     if (options.getReport() != null) {
       out.println("report: " + writeReport(timeline, title, settings, options.getReport()));
     }
     return 0;
+  }
+
+  /** What {@code count} with these options does with its recording, or with a topic's snapshot. */
+  static ReplayTimeline timeline(Options options) {
+    PerWindowCounts.Settings settings = CountPipeline.settings(options);
+    return explained(settings, options).replay().explain(settings.windowing());
+  }
+
+  /** The records to explain, and what the explanation says about them first. */
+  private record Explained(Replay replay, List<String> about) {}
+
+  private static Explained explained(PerWindowCounts.Settings settings, Options options) {
+    Instant from = instantOrNull("from", options.getFrom());
+    Instant to = instantOrNull("to", options.getTo());
+    if (settings.source() instanceof KafkaSource kafka) {
+      if (from != null && to != null && !from.isBefore(to)) {
+        throw new ConfigurationException(
+            "--to: " + to + " is not after --from=" + from + "; the range would be empty");
+      }
+      KafkaSource.Snapshot snapshot =
+          kafka.snapshot(settings.format(), settings.eventTime(), from, to);
+      return new Explained(snapshot.replay(), snapshot.about());
+    }
+    if (from != null || to != null) {
+      throw new ConfigurationException(
+          (from != null ? "--from" : "--to")
+              + ": only for a kafka:// source, whose records have Kafka timestamps; a recording is"
+              + " explained whole");
+    }
+    return new Explained(recording(settings, options.getSource()), List.of());
+  }
+
+  /** {@code value} as an instant: ISO-8601 or epoch milliseconds; null when not given. */
+  private static @Nullable Instant instantOrNull(String option, @Nullable String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return value.matches("-?\\d+") ? new Instant(Long.parseLong(value)) : Instant.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(
+          "--"
+              + option
+              + ": '"
+              + value
+              + "' is not an instant; use e.g. 2026-12-03T01:00:00Z or epoch milliseconds");
+    }
   }
 
   /**
@@ -103,23 +175,20 @@ public final class ExplainRecording {
     return report.toAbsolutePath();
   }
 
-  /** What {@code count} with these options does with its recording. */
-  static ReplayTimeline timeline(Options options) {
-    return timeline(CountPipeline.settings(options), options.getSource());
+  private static ReplayTimeline timeline(PerWindowCounts.Settings settings, String source) {
+    return recording(settings, source).explain(settings.windowing());
   }
 
-  private static ReplayTimeline timeline(PerWindowCounts.Settings settings, String source) {
-    Replay replay =
-        settings
-            .source()
-            .replay(settings.format(), settings.eventTime())
-            .orElseThrow(
-                () ->
-                    new ConfigurationException(
-                        "--source: explain replays a recording (file:PATH, sample: or generator:);"
-                            + " '"
-                            + source
-                            + "' is live, so its timing cannot be known in advance"));
-    return replay.explain(settings.windowing());
+  private static Replay recording(PerWindowCounts.Settings settings, String source) {
+    return settings
+        .source()
+        .replay(settings.format(), settings.eventTime())
+        .orElseThrow(
+            () ->
+                new ConfigurationException(
+                    "--source: explain replays a recording (file:PATH, sample: or generator:) or"
+                        + " a snapshot of a Kafka topic (kafka://HOST:PORT/TOPIC); '"
+                        + source
+                        + "' is live, and cannot be read again"));
   }
 }

@@ -1,14 +1,21 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.pipelines.cli.Tidemark;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,6 +126,124 @@ class KafkaPipelinesIT {
     } finally {
       Runners.cancel(running);
     }
+  }
+
+  /**
+   * {@code explain} on the topic a live {@code count} reads: a 4-partition topic whose partition 2
+   * lags 3 s of event time behind the others and whose partition 3 is empty. It names both, and its
+   * final counts, late records and dead letters are the live job's.
+   */
+  @Test
+  void explainOnTheTopicNamesTheLaggingAndTheEmptyPartitionAndAgreesWithCount() throws Exception {
+    broker.createTopic("lagging", 4);
+    long arrival = System.currentTimeMillis() - 600_000;
+    for (int partition = 0; partition < 3; partition++) {
+      List<Long> stamps = new ArrayList<>();
+      List<String> values = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        stamps.add(arrival + i * 500L + partition * 100L);
+        values.add("k" + partition + "," + (BASE + i * 500L - (partition == 2 ? 3000 : 0)));
+      }
+      if (partition == 1) {
+        stamps.add(arrival + 20_000);
+        values.add("not a record");
+      }
+      broker.sendStamped("lagging", partition, stamps, values);
+    }
+    Path out = directory.resolve("lagging.json");
+    Path late = directory.resolve("lagging-late.json");
+    Path dead = directory.resolve("lagging-dead.json");
+    String[] eventTime = {"--windowSize=1s", "--maxOutOfOrderness=1s"};
+    // count's own --idleTimeout (startCount) is 3 s too.
+    String[] explain =
+        concat(
+            eventTime,
+            "--idleTimeout=3s",
+            "--source=kafka://" + broker.bootstrapServers() + "/lagging");
+    PipelineResult running =
+        startCount("lagging", out, dead, concat(eventTime, "--lateSink=file:" + late));
+    try {
+      // Every window of the 20 s closes once the topic has been quiet for 3 s: 120 records.
+      assertThat(
+          awaitEqual(
+              () -> finalCounts(out).values().stream().mapToLong(Long::longValue).sum(), 120L, 120),
+          equalTo(120L));
+      // One more record, long after the others, for a window that closed long ago: late, live.
+      broker.sendStamped(
+          "lagging", 0, List.of(System.currentTimeMillis()), List.of("k0," + (BASE + 2000)));
+      assertThat(awaitEqual(() -> positions(late).size(), 1, 60), equalTo(1));
+
+      ExplainRecording.Options options =
+          PipelineOptionsFactory.fromArgs(explain).as(ExplainRecording.Options.class);
+      ReplayTimeline timeline = ExplainRecording.timeline(options);
+      Map<String, Long> explained = new TreeMap<>();
+      for (ReplayTimeline.Pane pane : timeline.panes()) {
+        if (pane.isFinal()) {
+          explained.put(pane.key() + "," + pane.windowStart().getMillis(), pane.count());
+        }
+      }
+      assertThat(explained, equalTo(finalCounts(out)));
+      assertThat(
+          timeline.late().stream().map(line -> timeline.nameOf(line.line())).toList(),
+          equalTo(positions(late)));
+      assertThat(
+          timeline.deadLetters().stream().map(line -> timeline.nameOf(line.line())).toList(),
+          equalTo(positions(dead)));
+
+      ByteArrayOutputStream text = new ByteArrayOutputStream();
+      int exit =
+          Tidemark.run(
+              concat(new String[] {"explain"}, explain),
+              new PrintStream(text, true, StandardCharsets.UTF_8),
+              System.err);
+      String explanation = text.toString(StandardCharsets.UTF_8);
+      assertThat(explanation, exit, equalTo(0));
+      assertThat(explanation, containsString("  partition 3: offsets 0 to 0 (empty)"));
+      assertThat(explanation, containsString("partitions that never receive data: 3 ("));
+      // Partition 2 holds the watermark 3 s back from its first record on.
+      assertThat(
+          explanation,
+          matchesPattern(
+              "(?s).*\\n  partition 2 from lagging-\\d@\\d+ to lagging-2@39, up to 3500ms behind the"
+                  + " partition with the newest records\\n.*"));
+      assertThat(explanation, containsString("\n  lagging-0@40  k0 at "));
+      // Partition 2's last windows close when the topic has been quiet for 3 s, not by a record.
+      assertThat(
+          explanation, containsString("on time, closed by the idle rule, after lagging-1@40:"));
+      assertThat(explanation, containsString("\n  lagging-1@40  not a record  -> "));
+      assertThat(
+          explanation, containsString("\n122 records = 120 counted in final panes + 1 late + 1"));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
+  /** Where each record of a late or dead-letter file was: {@code topic-partition@offset}. */
+  private static List<String> positions(Path file) {
+    List<String> positions = new ArrayList<>();
+    try {
+      if (!Files.exists(file)) {
+        return positions;
+      }
+      for (JsonNode record : Outputs.read(file)) {
+        positions.add(
+            record.get("topic").asText()
+                + "-"
+                + record.get("partition").asInt()
+                + "@"
+                + record.get("offset").asLong());
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    positions.sort(null);
+    return positions;
+  }
+
+  private static String[] concat(String[] first, String... more) {
+    List<String> all = new ArrayList<>(List.of(first));
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
   }
 
   @Test

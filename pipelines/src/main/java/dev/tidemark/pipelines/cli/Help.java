@@ -42,7 +42,9 @@ final class Help {
     out.println("  count    per-key count (and sum) in tumbling event-time windows (S1, S2, S3)");
     out.println("  metrics  per (i, op) count per second of JSON statistics records (S5)");
     out.println("  join     orders left-join coupons on orderBatchId per window (S4)");
-    out.println("  explain  what count does with a recording, window by window, without a job");
+    out.println(
+        "  explain  what count does with a recording or a Kafka topic, window by window, without a"
+            + " job");
     out.println();
     out.println("and:");
     out.println("  startup-archive  a class-data archive of the jar, with which runs start sooner");

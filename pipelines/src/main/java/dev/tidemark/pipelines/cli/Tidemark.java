@@ -52,7 +52,10 @@ public final class Tidemark {
           "explain",
           Command.other(
               ExplainRecording.Options.class,
-              (options, args, out, err) -> ExplainRecording.run(options, out),
+              (options, args, out, err) -> {
+                RunPreparation.requireKafkaTopics(options, Arrays.asList(args));
+                return ExplainRecording.run(options, out);
+              },
               explainIgnores()),
           "startup-archive",
           Command.other(
@@ -132,7 +135,9 @@ public final class Tidemark {
     for (String sink : List.of("sink", "lateSink", "deadLetterSink")) {
       ignores.put(sink, "writes nothing but its explanation, to stdout");
     }
-    ignores.put("startFrom", "replays a recording, not a Kafka topic");
+    ignores.put(
+        "startFrom",
+        "reads a Kafka topic from its earliest offsets; --from and --to select a time range");
     ignores.put("webUi", "runs no job");
     ignores.put("detached", "runs no job");
     // --parallelism is used: explain warns when more readers than partitions would idle for good.

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
@@ -28,26 +29,41 @@ public final class TimelineText {
   /** Beyond this many windows, the middle ones are left out of the text (never of the report). */
   static final int MAX_WINDOWS_SHOWN = 200;
 
+  /**
+   * A partition that holds the watermark back by more than this has no record yet: its watermark is
+   * the minimum, billions of years behind.
+   */
+  private static final Duration NO_RECORD_YET = Duration.standardDays(365L * 10_000);
+
   private TimelineText() {}
 
-  /** Writes {@code timeline}, of the recording {@code title}, to {@code out}. */
+  /**
+   * Writes {@code timeline}, of the recording {@code title}, to {@code out}, with the lines of
+   * {@code about} (what a snapshot is and cannot know) under the title.
+   */
   public static void write(
-      ReplayTimeline timeline, String title, EventTimeWindowing windowing, PrintStream out) {
+      ReplayTimeline timeline,
+      String title,
+      List<String> about,
+      EventTimeWindowing windowing,
+      PrintStream out) {
     out.println(
         "explain "
             + title
             + " ("
             + timeline.lines()
-            + " lines, windows of "
+            + (timeline.origins() == null ? " lines" : " records")
+            + ", windows of "
             + DurationText.asOption(windowing.size())
             + ", allowed lateness "
             + DurationText.asOption(windowing.allowedLateness())
             + ")");
+    about.forEach(out::println);
     out.println();
     windows(timeline, out);
     partitions(timeline, out);
-    late(timeline.late(), out);
-    deadLetters(timeline.deadLetters(), out);
+    late(timeline, out);
+    deadLetters(timeline, out);
     warnings(timeline.warnings(), out);
     summary(timeline, out);
   }
@@ -78,12 +94,20 @@ public final class TimelineText {
               + window.onTime()
               + " on time, closed "
               + (window.closedAfterLine() == ReplayTimeline.AT_THE_END
-                  ? "at the end of the recording (a live source closes it by the idle rule,"
-                      + " --idleTimeout after its last record)"
-                  : "after line "
-                      + window.closedAfterLine()
-                      + ", which moved the watermark to "
-                      + window.watermarkAfter()));
+                  ? "at the end of the "
+                      + (timeline.origins() == null ? "recording" : "snapshot")
+                      + " (a live source closes it by the idle rule, --idleTimeout after its last"
+                      + " record)"
+                  : window.byIdleRule()
+                      ? "by the idle rule, after "
+                          + timeline.nameOf(window.closedAfterLine())
+                          + ": no partition that held the watermark had a record for"
+                          + " --idleTimeout, and the watermark moved to "
+                          + window.watermarkAfter()
+                      : "after "
+                          + timeline.nameOf(window.closedAfterLine())
+                          + ", which moved the watermark to "
+                          + window.watermarkAfter()));
       StringBuilder panes = new StringBuilder("      ");
       for (Pane pane : panesByWindow.getOrDefault(window.start(), List.of())) {
         panes
@@ -107,7 +131,10 @@ public final class TimelineText {
     out.println(
         "partitions ("
             + timeline.partitions().size()
-            + "); the watermark is the lowest of those not quiet for --partitionIdleGap:");
+            + "); the watermark is the lowest of those "
+            + (timeline.origins() == null
+                ? "not quiet for --partitionIdleGap:"
+                : "not idle (no record for --idleTimeout of Kafka time):"));
     for (PartitionLine partition : timeline.partitions()) {
       List<Step> steps = partition.watermark();
       out.println(
@@ -126,23 +153,26 @@ public final class TimelineText {
       out.println(
           "  partition "
               + held.partition()
-              + " from line "
-              + held.fromLine()
-              + " to line "
-              + held.toLine()
-              + ", up to "
-              + DurationText.asOption(held.behindNewest())
-              + " behind the partition with the newest records");
+              + " from "
+              + timeline.nameOf(held.fromLine())
+              + " to "
+              + timeline.nameOf(held.toLine())
+              + (held.behindNewest().isLongerThan(NO_RECORD_YET)
+                  ? ", at the minimum: it had no record yet"
+                  : ", up to "
+                      + DurationText.asOption(held.behindNewest())
+                      + " behind the partition with the newest records"));
     }
     out.println();
   }
 
-  private static void late(List<LateLine> late, PrintStream out) {
+  private static void late(ReplayTimeline timeline, PrintStream out) {
+    List<LateLine> late = timeline.late();
     out.println("late records, whose window had expired when they arrived (" + late.size() + "):");
     for (LateLine line : late) {
       out.println(
-          "  line "
-              + line.line()
+          "  "
+              + timeline.nameOf(line.line())
               + "  "
               + line.key()
               + " at "
@@ -157,13 +187,21 @@ public final class TimelineText {
               + DurationText.asOption(line.pastWindowEnd())
               + " past the window's end");
     }
+    if (!late.isEmpty()) {
+      out.println(
+          "  (each met the watermark left by every record before it; a live source moves its"
+              + " watermark at its runner's pace, so records that arrive together meet the same,"
+              + " older one, and a live run can find fewer of these late: the burst effect)");
+    }
     out.println();
   }
 
-  private static void deadLetters(List<DeadLine> deadLetters, PrintStream out) {
+  private static void deadLetters(ReplayTimeline timeline, PrintStream out) {
+    List<DeadLine> deadLetters = timeline.deadLetters();
     out.println("dead letters (" + deadLetters.size() + "):");
     for (DeadLine line : deadLetters) {
-      out.println("  line " + line.line() + "  " + line.raw() + "  -> " + line.reason());
+      out.println(
+          "  " + timeline.nameOf(line.line()) + "  " + line.raw() + "  -> " + line.reason());
     }
     out.println();
   }
@@ -180,7 +218,7 @@ public final class TimelineText {
     long counted = timeline.panes().stream().filter(Pane::isFinal).mapToLong(Pane::count).sum();
     out.println(
         timeline.lines()
-            + " lines = "
+            + (timeline.origins() == null ? " lines = " : " records = ")
             + counted
             + " counted in final panes + "
             + timeline.late().size()

@@ -6,7 +6,9 @@ import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.replay.Replay;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
@@ -73,6 +75,30 @@ public final class KafkaSource implements Source {
   private @Nullable String groupId() {
     return clientProperties.get(ConsumerConfig.GROUP_ID_CONFIG);
   }
+
+  /**
+   * For {@code explain}: a snapshot of the topic ({@link KafkaSnapshot}), the records with a Kafka
+   * timestamp in [{@code from}, {@code to}) (either may be null), replayed under the live rule with
+   * their timestamps as the clock, and the lines that say what the snapshot is and cannot know.
+   */
+  public Snapshot snapshot(
+      EventFormat format,
+      EventTimeSettings settings,
+      @Nullable Instant from,
+      @Nullable Instant to) {
+    settings.requireNoPartitionField("a Kafka topic's records know their partition");
+    KafkaSnapshot snapshot =
+        KafkaSnapshot.read(bootstrapServers, topic, clientProperties, maxRecordBytes, from, to);
+    Replay replay =
+        Replay.of(snapshot, format)
+            .withMaxOutOfOrderness(settings.maxOutOfOrderness())
+            .withMaxFutureSkew(settings.maxFutureSkew())
+            .withArrivalClock(settings.idleTimeout());
+    return new Snapshot(replay, snapshot.about());
+  }
+
+  /** A topic's snapshot as a replay, and what it is and cannot know, a line each. */
+  public record Snapshot(Replay replay, List<String> about) {}
 
   @Override
   public PCollectionTuple read(

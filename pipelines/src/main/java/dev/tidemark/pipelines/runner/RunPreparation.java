@@ -31,15 +31,7 @@ public final class RunPreparation {
    *     and what to check
    */
   public static void prepare(TidemarkOptions options, List<String> args) {
-    Map<String, String> kafka = KafkaClientProperties.from(options);
-    for (String arg : args) {
-      int equals = arg.indexOf('=');
-      if (arg.startsWith("--") && equals > 0 && arg.startsWith(KAFKA, equals + 1)) {
-        String option = arg.substring(2, equals);
-        KafkaPreflight.requireTopic(
-            option, KafkaAddress.parse(option, arg.substring(equals + 1)), kafka);
-      }
-    }
+    requireKafkaTopics(options, args);
     if (options.getRunner() == FlinkRunner.class) {
       String master = options.getFlinkMaster();
       if (FlinkMasterCheck.isCluster(master)) {
@@ -51,6 +43,24 @@ public final class RunPreparation {
                 + " this process");
       }
       EmbeddedFlink.configure(options);
+    }
+  }
+
+  /**
+   * Checks that a broker answers at every {@code kafka://} address of {@code args}, with the client
+   * properties of {@code --kafkaProperties}, and that its topic exists ({@link KafkaPreflight}).
+   *
+   * @throws ConfigurationException with one line naming the option and what to check
+   */
+  public static void requireKafkaTopics(TidemarkOptions options, List<String> args) {
+    Map<String, String> kafka = KafkaClientProperties.from(options);
+    for (String arg : args) {
+      int equals = arg.indexOf('=');
+      if (arg.startsWith("--") && equals > 0 && arg.startsWith(KAFKA, equals + 1)) {
+        String option = arg.substring(2, equals);
+        KafkaPreflight.requireTopic(
+            option, KafkaAddress.parse(option, arg.substring(equals + 1)), kafka);
+      }
     }
   }
 

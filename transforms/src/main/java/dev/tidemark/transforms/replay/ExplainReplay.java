@@ -119,7 +119,7 @@ final class ExplainReplay {
     } catch (IOException e) {
       throw new UncheckedIOException("reading the recording", e);
     }
-    closeUpTo(Watermarks.MAX, ReplayTimeline.AT_THE_END);
+    closeUpTo(Watermarks.MAX, ReplayTimeline.AT_THE_END, false);
     stopHolding();
     List<String> warnings = new ArrayList<>(outOfPlace.warnings());
     emptyPartitionsWarning().ifPresent(warnings::add);
@@ -151,10 +151,14 @@ final class ExplainReplay {
 
   private void visit(ArrivedLine line) {
     lines++;
+    Instant afterPreviousLine = partitioned.watermark();
     source.arrive(partitioned, line.position());
     Instant watermark = line.arrivalWatermark();
     if (previousWatermark == null || watermark.isAfter(previousWatermark)) {
-      closeUpTo(watermark, line.position() - 1);
+      // What the line before moved the watermark to closed some windows; with arrival times, the
+      // idle rule may have moved it further as the clock passed before this line arrived.
+      closeUpTo(Watermarks.earliest(afterPreviousLine, watermark), line.position() - 1, false);
+      closeUpTo(watermark, line.position() - 1, true);
       previousWatermark = watermark;
     }
     Event event;
@@ -296,13 +300,21 @@ final class ExplainReplay {
     }
   }
 
-  /** Every window whose end {@code watermark} has reached closes, after {@code afterLine}. */
-  private void closeUpTo(Instant watermark, long afterLine) {
+  /**
+   * Every window whose end {@code watermark} has reached closes, after {@code afterLine}, by the
+   * idle rule or not.
+   */
+  private void closeUpTo(Instant watermark, long afterLine, boolean byIdleRule) {
     while (!openWindows.isEmpty() && !openWindows.firstKey().isAfter(watermark)) {
       OpenClose open = openWindows.pollFirstEntry().getValue();
       closed.add(
           new WindowClose(
-              open.window.start(), open.window.end(), afterLine, watermark, open.onTime));
+              open.window.start(),
+              open.window.end(),
+              afterLine,
+              byIdleRule,
+              watermark,
+              open.onTime));
     }
   }
 

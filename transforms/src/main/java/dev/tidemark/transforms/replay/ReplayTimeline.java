@@ -87,11 +87,18 @@ public record ReplayTimeline(
   }
 
   /**
-   * When a window closed: after which line (whose event time moved the watermark to its end or
-   * beyond), or {@link #AT_THE_END}; and how many records it had on time, over all keys.
+   * When a window closed: after which line, or {@link #AT_THE_END}; whether that line's event time
+   * moved the watermark to its end or beyond, or the idle rule did, as the clock passed before the
+   * next line arrived ({@code byIdleRule}, only for a recording that knows its arrival times); and
+   * how many records it had on time, over all keys.
    */
   public record WindowClose(
-      Instant start, Instant end, long closedAfterLine, Instant watermarkAfter, long onTime) {}
+      Instant start,
+      Instant end,
+      long closedAfterLine,
+      boolean byIdleRule,
+      Instant watermarkAfter,
+      long onTime) {}
 
   /** One pane of a key's window, with the number of records it counts. */
   public record Pane(

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +162,33 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** Sends raw {@code values}, which need not be text, as {@link #send} does. */
   public void sendBytes(String topic, int partition, List<byte[]> values) throws Exception {
+    send(
+        values.stream()
+            .map(value -> new ProducerRecord<byte[], byte[]>(topic, partition, null, value))
+            .toList());
+  }
+
+  /**
+   * Sends {@code values} to one partition of {@code topic}, in order, each with the Kafka timestamp
+   * at the same index of {@code timestamps} (the topic's default, CreateTime, keeps it), and waits
+   * for the acks.
+   */
+  public void sendStamped(String topic, int partition, List<Long> timestamps, List<String> values)
+      throws Exception {
+    List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      records.add(
+          new ProducerRecord<>(
+              topic,
+              partition,
+              timestamps.get(i),
+              null,
+              values.get(i).getBytes(StandardCharsets.UTF_8)));
+    }
+    send(records);
+  }
+
+  private void send(List<ProducerRecord<byte[], byte[]>> records) throws Exception {
     Properties config = new Properties();
     config.putAll(clientProperties);
     config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -168,10 +196,8 @@ public final class KafkaBroker implements AutoCloseable {
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-      for (byte[] value : values) {
-        producer
-            .send(new ProducerRecord<>(topic, partition, null, value))
-            .get(30, TimeUnit.SECONDS);
+      for (ProducerRecord<byte[], byte[]> record : records) {
+        producer.send(record).get(30, TimeUnit.SECONDS);
       }
     }
   }
