@@ -5,8 +5,13 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.stringContainsInOrder;
 
 import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.replay.ReplayTimeline;
+import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +24,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -86,6 +94,143 @@ class ExplainReportInChromiumTest {
             "window band", count(screenshot, 0xe4ecf7));
     pixels.forEach((mark, count) -> assertThat(mark + " pixels", count, greaterThan(MANY)));
     assertThat("not blank", distinctColors(screenshot), greaterThan(50));
+  }
+
+  /**
+   * What a person hovering sees: the page's own hover function, asked for the title of the mark
+   * nearest a late record and a dead letter, in a real browser, in the range of lines a link
+   * opened, and the pane table lists panes of the timeline.
+   */
+  @Test
+  void everyMarkHasAHoverTitleAndALinkOpensARangeOfLines() throws Exception {
+    Path chromium = chromium();
+    Path input = directory.resolve("clicks.csv");
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(3000)
+        .withKeys(3)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(0.02)
+        .withBadFraction(0.01)
+        .withSeed(5)
+        .open()
+        .forEachRemaining(lines::add);
+    Files.write(input, lines);
+    String[] args = {"--source=file:" + input, "--windowSize=1000ms", "--maxOutOfOrderness=1000ms"};
+    ReplayTimeline timeline =
+        ExplainRecording.timeline(
+            PipelineOptionsFactory.fromArgs(args).as(ExplainRecording.Options.class));
+    LateLine late =
+        timeline.late().stream().filter(l -> l.line() > 1100 && l.line() < 1400).findFirst().get();
+    DeadLine dead =
+        timeline.deadLetters().stream()
+            .filter(d -> d.line() > 1100 && d.line() < 1400)
+            .findFirst()
+            .get();
+    Path report = directory.resolve("report.html");
+    CommandLine explain =
+        CommandLine.run("explain", args[0], args[1], args[2], "--report=" + report);
+    assertThat(explain.err, explain.exitCode, equalTo(0));
+    Path probe = directory.resolve("probe.html");
+    Files.writeString(
+        probe,
+        Files.readString(report, StandardCharsets.UTF_8)
+            .replace(
+                "</body>",
+                "<pre id=\"late\"></pre><pre id=\"dead\"></pre><pre id=\"view\"></pre><script>"
+                    + "document.getElementById('late').textContent = tidemarkReport.titleNear("
+                    + late.line()
+                    + ", "
+                    + late.eventTime().getMillis()
+                    + ");document.getElementById('dead').textContent = tidemarkReport.titleNear("
+                    + dead.line()
+                    + ", null);var v = tidemarkReport.view();"
+                    + "document.getElementById('view').textContent = v.x0 + '-' + v.x1;"
+                    + "</script></body>"),
+        StandardCharsets.UTF_8);
+
+    String dom = dumpDom(chromium, probe.toUri() + "#lines=1000-1500");
+
+    assertThat(
+        element(dom, "late"),
+        equalTo(
+            "line "
+                + late.line()
+                + ": late (window expired)\nkey "
+                + late.key()
+                + "\nevent time "
+                + late.eventTime()
+                + "\nwindow ["
+                + late.windowStart()
+                + ", "
+                + late.windowEnd()
+                + ")\nwatermark met "
+                + late.watermark()));
+    assertThat(
+        element(dom, "dead"),
+        stringContainsInOrder(
+            "line " + dead.line() + ": dead letter\n",
+            "\nwatermark met ",
+            "\n" + escapeHtml(dead.raw()) + "\n-&gt; " + escapeHtml(dead.reason())));
+    assertThat(element(dom, "view"), equalTo("1000-1500"));
+    Set<String> panes = new HashSet<>();
+    for (Pane pane : timeline.panes()) {
+      panes.add(
+          String.join(
+              "|",
+              "[" + pane.windowStart() + ", " + pane.windowEnd() + ")",
+              pane.key(),
+              pane.timing().name(),
+              String.valueOf(pane.index()),
+              pane.isFinal() ? "final" : "",
+              String.valueOf(pane.count())));
+    }
+    List<String> rows = paneRows(dom);
+    assertThat("panes of the windows in view", rows.size(), greaterThan(10));
+    rows.forEach(row -> assertThat("a pane of the timeline", panes.contains(row), equalTo(true)));
+  }
+
+  /** The rows of the page's pane table, each its cells joined by |. */
+  private static List<String> paneRows(String dom) {
+    Matcher body = Pattern.compile("<tbody id=\"panes-body\">(.*?)</tbody>").matcher(dom);
+    assertThat("the pane table", body.find(), equalTo(true));
+    List<String> rows = new ArrayList<>();
+    Matcher row = Pattern.compile("<tr>(.*?)</tr>").matcher(body.group(1));
+    while (row.find()) {
+      rows.add(row.group(1).replaceAll("^<td>|</td>$", "").replace("</td><td>", "|"));
+    }
+    return rows;
+  }
+
+  private String dumpDom(Path chromium, String url) throws Exception {
+    Path dom = directory.resolve("dom.html");
+    Process process =
+        new ProcessBuilder(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--user-data-dir=" + directory.resolve("chromium-profile"),
+                "--dump-dom",
+                url)
+            .redirectError(directory.resolve("chromium.log").toFile())
+            .redirectOutput(dom.toFile())
+            .start();
+    assertThat("chromium ends within 60 s", process.waitFor(60, TimeUnit.SECONDS), equalTo(true));
+    assertThat(
+        Files.readString(directory.resolve("chromium.log")), process.exitValue(), equalTo(0));
+    return Files.readString(dom, StandardCharsets.UTF_8);
+  }
+
+  /** The text of the element {@code id} of a dumped page, as the page escaped it. */
+  private static String element(String dom, String id) {
+    Matcher found =
+        Pattern.compile("<pre id=\"" + id + "\">(.*?)</pre>", Pattern.DOTALL).matcher(dom);
+    assertThat(id + " in the page", found.find(), equalTo(true));
+    return found.group(1);
+  }
+
+  private static String escapeHtml(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   private BufferedImage screenshot(Path chromium, Path page) throws Exception {

@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.explain;
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.HeldBack;
+import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
 import dev.tidemark.transforms.replay.ReplayTimeline.PartitionLine;
@@ -168,7 +169,10 @@ public final class TimelineText {
 
   private static void late(ReplayTimeline timeline, PrintStream out) {
     List<LateLine> late = timeline.late();
-    out.println("late records, whose window had expired when they arrived (" + late.size() + "):");
+    out.println(
+        "late records, whose window had expired when they arrived ("
+            + listed(timeline.count(Kind.LATE), late.size())
+            + "):");
     for (LateLine line : late) {
       out.println(
           "  "
@@ -198,12 +202,17 @@ public final class TimelineText {
 
   private static void deadLetters(ReplayTimeline timeline, PrintStream out) {
     List<DeadLine> deadLetters = timeline.deadLetters();
-    out.println("dead letters (" + deadLetters.size() + "):");
+    out.println("dead letters (" + listed(timeline.count(Kind.DEAD), deadLetters.size()) + "):");
     for (DeadLine line : deadLetters) {
       out.println(
           "  " + timeline.nameOf(line.line()) + "  " + line.raw() + "  -> " + line.reason());
     }
     out.println();
+  }
+
+  /** {@code count}, and how many of them are listed when that is fewer. */
+  private static String listed(long count, int listed) {
+    return count == listed ? String.valueOf(count) : count + "; the first " + listed + " listed";
   }
 
   private static void warnings(List<String> warnings, PrintStream out) {
@@ -221,9 +230,9 @@ public final class TimelineText {
             + (timeline.origins() == null ? " lines = " : " records = ")
             + counted
             + " counted in final panes + "
-            + timeline.late().size()
+            + timeline.count(Kind.LATE)
             + " late + "
-            + timeline.deadLetters().size()
+            + timeline.count(Kind.DEAD)
             + " dead letters; "
             + timeline.panes().size()
             + " panes in "

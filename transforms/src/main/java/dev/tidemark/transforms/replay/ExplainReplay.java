@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +58,14 @@ final class ExplainReplay {
   /** At most this many on-time lines are plotted; beyond it they are sampled evenly. */
   static final int MAX_POINTS = 20_000;
 
-  /** At most this many late records and dead letters each are listed and plotted. */
+  /** At most this many late records and dead letters each are listed with their details. */
   static final int MAX_LISTED = 5_000;
+
+  /**
+   * At most this many records of each other kind are plotted: every late record (within the
+   * lateness, or after it) and every dead letter of any recording but a broken one.
+   */
+  static final int MAX_PLOTTED_LATE = 100_000;
 
   private final Replay replay;
   private final EventTimeWindowing windowing;
@@ -78,13 +85,12 @@ final class ExplainReplay {
   private final List<WindowClose> closed = new ArrayList<>();
   private final List<LateLine> late = new ArrayList<>();
   private final List<DeadLine> deadLetters = new ArrayList<>();
-  private final List<Point> points = new ArrayList<>();
+  private final Map<Kind, PointSample> points = new EnumMap<>(Kind.class);
   private final OutOfPlace outOfPlace;
   private long lateCount;
   private long deadCount;
   private long inAnotherFormat;
   private @Nullable String anotherFormat;
-  private long pointStep = 1;
   private long lines;
   private @Nullable Instant previousWatermark;
 
@@ -102,6 +108,10 @@ final class ExplainReplay {
             origins -> origins.partitions().forEach(p -> partitions.put(p, new PartitionTrack(p))));
     this.engine =
         PaneEngine.replay(windowing, CountAndSumFn.<Long>summing(line -> 0L), Long::compare);
+    points.put(Kind.ON_TIME, PointSample.evenly(MAX_POINTS));
+    points.put(Kind.LATE_WITHIN_LATENESS, PointSample.evenly(MAX_PLOTTED_LATE));
+    points.put(Kind.LATE, PointSample.first(MAX_PLOTTED_LATE));
+    points.put(Kind.DEAD, PointSample.first(MAX_PLOTTED_LATE));
   }
 
   static ReplayTimeline of(Replay replay, EventTimeWindowing windowing) {
@@ -136,13 +146,22 @@ final class ExplainReplay {
       warnings.add(
           "only the first " + MAX_LISTED + " late records and dead letters each are listed");
     }
+    Map<Kind, Long> recordsByKind = new EnumMap<>(Kind.class);
+    List<Point> plotted = new ArrayList<>();
+    points.forEach(
+        (kind, sample) -> {
+          recordsByKind.put(kind, sample.offered());
+          plotted.addAll(sample.kept());
+        });
+    plotted.sort(Comparator.comparingLong(Point::line));
     return new ReplayTimeline(
         lines,
         closed,
         panes(),
         late,
         deadLetters,
-        points,
+        plotted,
+        Map.copyOf(recordsByKind),
         partitions.values().stream().map(PartitionTrack::line).toList(),
         heldBack,
         List.copyOf(warnings),
@@ -174,8 +193,17 @@ final class ExplainReplay {
       outOfPlace.deadLetter(line, e.getMessage());
       if (deadLetters.size() < MAX_LISTED) {
         deadLetters.add(new DeadLine(line.position(), line.text(), e.getMessage()));
-        points.add(new Point(line.position(), eventTimeOrNull(line), watermark, Kind.DEAD));
       }
+      points
+          .get(Kind.DEAD)
+          .offer(
+              new Point(
+                  line.position(),
+                  eventTimeOrNull(line),
+                  watermark,
+                  Kind.DEAD,
+                  null,
+                  source.partitionOf(line.position(), line.text())));
       return;
     }
     String partition = source.partitionOf(line.position(), line.text());
@@ -196,22 +224,25 @@ final class ExplainReplay {
                   window.end(),
                   watermark,
                   line.text()));
-          points.add(new Point(line.position(), event.eventTime(), watermark, Kind.LATE));
         }
       }
-      case LATE_WITHIN_LATENESS -> {
-        engine.addLateWithinLateness(keyWindow(event.key(), window), line.position());
-        points.add(
-            new Point(line.position(), event.eventTime(), watermark, Kind.LATE_WITHIN_LATENESS));
-      }
+      case LATE_WITHIN_LATENESS ->
+          engine.addLateWithinLateness(keyWindow(event.key(), window), line.position());
       case ON_TIME -> {
         engine.addOnTime(keyWindow(event.key(), window), line.position());
         openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
-        if (line.position() % pointStep == 0) {
-          addOnTimePoint(new Point(line.position(), event.eventTime(), watermark, Kind.ON_TIME));
-        }
       }
     }
+    Kind kind =
+        switch (arrival) {
+          case EXPIRED -> Kind.LATE;
+          case LATE_WITHIN_LATENESS -> Kind.LATE_WITHIN_LATENESS;
+          case ON_TIME -> Kind.ON_TIME;
+        };
+    points
+        .get(kind)
+        .offer(
+            new Point(line.position(), event.eventTime(), watermark, kind, event.key(), partition));
   }
 
   /**
@@ -289,15 +320,6 @@ final class ExplainReplay {
             + "); a plain Kafka source keeps the watermark at its minimum for them and no"
             + " window ever fires; tidemark does not wait for a partition that never had a"
             + " record");
-  }
-
-  /** Keeps at most {@link #MAX_POINTS} on-time points, thinning them evenly when there are more. */
-  private void addOnTimePoint(Point point) {
-    points.add(point);
-    if (points.size() > MAX_POINTS + 2 * MAX_LISTED) {
-      pointStep *= 2;
-      points.removeIf(kept -> kept.kind() == Kind.ON_TIME && kept.line() % pointStep != 0);
-    }
   }
 
   /**

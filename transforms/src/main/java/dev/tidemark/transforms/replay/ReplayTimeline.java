@@ -3,6 +3,7 @@ package dev.tidemark.transforms.replay;
 import dev.tidemark.transforms.io.LineOrigins;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
@@ -18,7 +19,9 @@ import org.joda.time.Instant;
  * @param panes every pane of every (key, window), as the pipeline emits them
  * @param late the records whose window had expired at the watermark they met
  * @param deadLetters the lines that could not be used, with the reason
- * @param points lines to plot, every line or an even sample of them, with all late and dead ones
+ * @param points lines to plot, in arrival order: every line, or an even sample of the on-time ones
+ *     and every other line (up to a limit only a broken recording reaches)
+ * @param recordsByKind how many records of each kind there were, plotted or not
  * @param partitions each partition the lines came from, in the order first seen, with its watermark
  *     line by line; one, named "", for a recording that is not partitioned
  * @param heldBack when one partition held the overall watermark back by a window or more
@@ -33,6 +36,7 @@ public record ReplayTimeline(
     List<LateLine> late,
     List<DeadLine> deadLetters,
     List<Point> points,
+    Map<Kind, Long> recordsByKind,
     List<PartitionLine> partitions,
     List<HeldBack> heldBack,
     List<String> warnings,
@@ -80,6 +84,7 @@ public record ReplayTimeline(
         late,
         deadLetters,
         points,
+        recordsByKind,
         partitions,
         heldBack,
         List.copyOf(more),
@@ -131,11 +136,22 @@ public record ReplayTimeline(
   /** A line that could not be used, and why. */
   public record DeadLine(long line, String raw, String reason) {}
 
+  /** How many records there were of {@code kind}, plotted or not. */
+  public long count(Kind kind) {
+    return recordsByKind.getOrDefault(kind, 0L);
+  }
+
   /**
    * A line as a point: its event time (none for a dead letter without one), the watermark it met,
-   * and what it was.
+   * what it was, its key (none for a dead letter) and its partition ("" when not partitioned).
    */
-  public record Point(long line, @Nullable Instant eventTime, Instant watermark, Kind kind) {}
+  public record Point(
+      long line,
+      @Nullable Instant eventTime,
+      Instant watermark,
+      Kind kind,
+      @Nullable String key,
+      String partition) {}
 
   /**
    * A partition of the recording: how many records it had (admitted ones, that moved its

@@ -1,0 +1,72 @@
+package dev.tidemark.pipelines.explain;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+
+import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.parse.CsvEventFormat;
+import dev.tidemark.transforms.replay.Replay;
+import dev.tidemark.transforms.replay.ReplayTimeline;
+import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.joda.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** {@code explain}'s text keeps its accounts true when it lists fewer records than there are. */
+class TimelineTextTest {
+
+  @Test
+  void beyondTheListedLateRecordsAndDeadLettersTheCountsStayTrueAndAddUp() {
+    EventTimeWindowing windowing = EventTimeWindowing.fixed(Duration.standardSeconds(1));
+    ReplayTimeline timeline =
+        Replay.of(
+                GeneratedLines.records(60_000)
+                    .withKeys(3)
+                    .withLateFraction(0.1)
+                    .withBadFraction(0.1)
+                    .withSeed(5),
+                CsvEventFormat.keyAndTime())
+            .withMaxOutOfOrderness(Duration.standardSeconds(1))
+            .explain(windowing);
+    assertThat("more late records than listed", timeline.count(Kind.LATE), greaterThan(5_000L));
+    assertThat("more dead letters than listed", timeline.count(Kind.DEAD), greaterThan(5_000L));
+
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    TimelineText.write(
+        timeline,
+        "generated",
+        List.of(),
+        windowing,
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String text = bytes.toString(StandardCharsets.UTF_8);
+
+    assertThat(
+        text,
+        containsString(
+            "late records, whose window had expired when they arrived ("
+                + timeline.count(Kind.LATE)
+                + "; the first 5000 listed):"));
+    assertThat(
+        text,
+        containsString("dead letters (" + timeline.count(Kind.DEAD) + "; the first 5000 listed):"));
+    Matcher summary =
+        Pattern.compile(
+                "(\\d+) lines = (\\d+) counted in final panes \\+ (\\d+) late \\+ (\\d+) dead")
+            .matcher(text);
+    assertThat("the summary", summary.find(), equalTo(true));
+    long sum =
+        Long.parseLong(summary.group(2))
+            + Long.parseLong(summary.group(3))
+            + Long.parseLong(summary.group(4));
+    assertThat("every line accounted for", sum, equalTo(60_000L));
+    assertThat(Long.parseLong(summary.group(3)), equalTo(timeline.count(Kind.LATE)));
+  }
+}
