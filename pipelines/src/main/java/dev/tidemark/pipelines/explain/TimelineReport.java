@@ -167,6 +167,11 @@ public final class TimelineReport {
           .append(" past the window's end</li>");
     }
     page.append("</ul>\n");
+    if (!late.isEmpty()) {
+      page.append("<p>The late records above: ")
+          .append(escape(TimelineText.BURST_EFFECT))
+          .append(".</p>\n");
+    }
   }
 
   private static void deadLetters(ReplayTimeline timeline, StringBuilder page) {

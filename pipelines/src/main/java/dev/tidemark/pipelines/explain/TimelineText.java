@@ -38,6 +38,12 @@ public final class TimelineText {
 
   private TimelineText() {}
 
+  /** Why a live run can find fewer records late than a replay: said under the late records. */
+  static final String BURST_EFFECT =
+      "each met the watermark left by every record before it; a live source moves its"
+          + " watermark at its runner's pace, so records that arrive together meet the same,"
+          + " older one, and a live run can find fewer of these late: the burst effect";
+
   /**
    * Writes {@code timeline}, of the recording {@code title}, to {@code out}, with the lines of
    * {@code about} (what a snapshot is and cannot know) under the title.
@@ -192,10 +198,7 @@ public final class TimelineText {
               + " past the window's end");
     }
     if (!late.isEmpty()) {
-      out.println(
-          "  (each met the watermark left by every record before it; a live source moves its"
-              + " watermark at its runner's pace, so records that arrive together meet the same,"
-              + " older one, and a live run can find fewer of these late: the burst effect)");
+      out.println("  (" + BURST_EFFECT + ")");
     }
     out.println();
   }

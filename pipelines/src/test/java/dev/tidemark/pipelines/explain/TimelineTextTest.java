@@ -55,6 +55,10 @@ class TimelineTextTest {
                 + timeline.count(Kind.LATE)
                 + "; the first 5000 listed):"));
     assertThat(
+        "why a live run may find fewer late",
+        text,
+        containsString("(" + TimelineText.BURST_EFFECT));
+    assertThat(
         text,
         containsString("dead letters (" + timeline.count(Kind.DEAD) + "; the first 5000 listed):"));
     Matcher summary =
