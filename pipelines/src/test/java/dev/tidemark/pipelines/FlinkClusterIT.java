@@ -9,6 +9,9 @@ import static org.hamcrest.Matchers.not;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.io.GeneratedLines;
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,7 +99,7 @@ class FlinkClusterIT {
         submitCount(
             cluster,
             "--source=generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,"
-                + "seed=5,rate=150",
+                + "seed=5,rate=300",
             "--checkpointingInterval=500",
             "--numberOfExecutionRetries=10",
             "--executionRetryDelay=2000");
@@ -140,12 +143,13 @@ class FlinkClusterIT {
           detached.waitFor(2, TimeUnit.MINUTES) && detached.exitValue() == 0,
           equalTo(true));
       String detachedJob = announcedJob(cluster, log(DETACHED));
-      // (2) The waiting client names its job too; both run. Some seconds of records later the
-      // REST API, which refreshes its metrics every second here, has shown the client counts.
+      // (2) The waiting client names its job too; both run, and the REST API, which the client
+      // reads once a second, shows the waiting job's records.
       awaitResults(5);
       String waitingJob = announcedJob(cluster, log());
       assertThat(cluster.jobState(detachedJob), equalTo("RUNNING"));
       assertThat(cluster.jobState(waitingJob), equalTo("RUNNING"));
+      awaitRecordsShownByRest(cluster, waitingJob);
       // (3) A cancel from the REST API, as the Web UI's button sends it, ends the waiting client
       // with the counts up to the cancel and exit 0: no trace.
       cluster.cancelJobs();
@@ -181,6 +185,32 @@ class FlinkClusterIT {
                 + id
                 + "/overview"));
     return id;
+  }
+
+  /** Waits until the REST API shows tidemark's count of records in of the job {@code id}. */
+  private static void awaitRecordsShownByRest(FlinkCluster cluster, String id) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    String counter = "." + TidemarkMetrics.NAMESPACE + "_" + TidemarkMetrics.RECORDS_IN;
+    while (System.nanoTime() < deadline) {
+      for (JsonNode vertex : JSON.readTree(cluster.rest("/jobs/" + id)).path("vertices")) {
+        String metrics = "/jobs/" + id + "/vertices/" + vertex.path("id").asText() + "/metrics";
+        for (JsonNode metric : JSON.readTree(cluster.rest(metrics))) {
+          String name = metric.path("id").asText();
+          if (name.endsWith(counter)
+              && JSON.readTree(
+                          cluster.rest(
+                              metrics + "?get=" + URLEncoder.encode(name, StandardCharsets.UTF_8)))
+                      .path(0)
+                      .path("value")
+                      .asLong()
+                  > 0) {
+            return;
+          }
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("the REST API showed no records of " + id + " in time");
   }
 
   /** Waits until the job has written {@code count} results. */

@@ -169,7 +169,8 @@ public final class PipelineRun {
         return STOPPED;
       }
       if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
-        err.println(cancelledFromOutside(lastReported.get()));
+        // An embedded cluster is gone with its job: only a cluster's REST API can still answer.
+        err.println(cancelledFromOutside(onACluster ? countsAtTheCancel() : lastReported.get()));
         return 0;
       }
       throw e;
@@ -180,9 +181,31 @@ public final class PipelineRun {
   }
 
   /**
+   * The counts of the job just cancelled from outside, as the cluster's REST API shows them now
+   * (when it still has the cancelled job's last metrics), or else those it showed last.
+   */
+  private Map<String, Long> countsAtTheCancel() {
+    Map<String, Long> last = lastReported.get();
+    try {
+      Optional<FlinkJob> job =
+          restAddress.flatMap(address -> FlinkJob.newest(address, options.getJobName()));
+      if (job.isPresent()) {
+        Map<String, Long> now = job.get().counters();
+        long recordsNow = now.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L);
+        if (recordsNow >= last.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L)) {
+          return now;
+        }
+      }
+    } catch (IOException e) {
+      // The last reading stands.
+    }
+    return last;
+  }
+
+  /**
    * The line for a job cancelled from Flink's REST API or Web UI: the FlinkRunner's client ends
    * with an exception and no counts, so they are those the REST API showed last ({@link
-   * #announceAndFollow}), and unknown if it showed none.
+   * #announceAndFollow}, {@link #countsAtTheCancel}), and unknown if it showed none.
    */
   private static String cancelledFromOutside(Map<String, Long> lastReported) {
     return lastReported.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L) > 0
