@@ -56,17 +56,7 @@ class ExplainReportInChromiumTest {
   @Test
   void chromiumDrawsEveryMark() throws Exception {
     Path chromium = chromium();
-    Path input = directory.resolve("clicks.csv");
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(3000)
-        .withKeys(3)
-        .withOutOfOrderness(Duration.millis(1500))
-        .withLateFraction(0.02)
-        .withBadFraction(0.01)
-        .withSeed(5)
-        .open()
-        .forEachRemaining(lines::add);
-    Files.write(input, lines);
+    Path input = recording();
     Path report = directory.resolve("report.html");
     CommandLine explain =
         CommandLine.run(
@@ -104,17 +94,7 @@ class ExplainReportInChromiumTest {
   @Test
   void everyMarkHasAHoverTitleAndALinkOpensARangeOfLines() throws Exception {
     Path chromium = chromium();
-    Path input = directory.resolve("clicks.csv");
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(3000)
-        .withKeys(3)
-        .withOutOfOrderness(Duration.millis(1500))
-        .withLateFraction(0.02)
-        .withBadFraction(0.01)
-        .withSeed(5)
-        .open()
-        .forEachRemaining(lines::add);
-    Files.write(input, lines);
+    Path input = recording();
     String[] args = {"--source=file:" + input, "--windowSize=1000ms", "--maxOutOfOrderness=1000ms"};
     ReplayTimeline timeline =
         ExplainRecording.timeline(
@@ -199,6 +179,22 @@ class ExplainReportInChromiumTest {
       rows.add(row.group(1).replaceAll("^<td>|</td>$", "").replace("</td><td>", "|"));
     }
     return rows;
+  }
+
+  /** 3000 lines of 3 keys, 1.5 s out of order, 2 % late and 1 % malformed, in a file. */
+  private Path recording() throws Exception {
+    Path input = directory.resolve("clicks.csv");
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(3000)
+        .withKeys(3)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(0.02)
+        .withBadFraction(0.01)
+        .withSeed(5)
+        .open()
+        .forEachRemaining(lines::add);
+    Files.write(input, lines);
+    return input;
   }
 
   private String dumpDom(Path chromium, String url) throws Exception {

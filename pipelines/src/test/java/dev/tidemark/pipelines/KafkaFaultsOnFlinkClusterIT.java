@@ -2,7 +2,6 @@ package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.greaterThan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,36 +17,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * What goes wrong in production, on a real Kafka broker and a real Flink session cluster (two
- * TaskManagers), each job submitted from the shaded jar: S4's topic where one of ten partitions has
- * all the data; garbage in the input topic; and the broker going away for 10 s mid-stream.
+ * TaskManagers), each job submitted from the shaded jar: S4's topic where one partition has all the
+ * data, read by more readers than it has partitions (S5); garbage in the input topic; and the
+ * broker going away for 10 s mid-stream.
  */
-@ResourceLock(SharedKafkaBroker.LOCK)
+@ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
 @Order(SharedFlinkCluster.ORDER)
 @ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
 class KafkaFaultsOnFlinkClusterIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** How long the broker is gone in the outage test. */
-  private static final Duration OUTAGE = Duration.ofSeconds(10);
-
-  /** Records acknowledged before the outage, and again after the broker is back. */
-  private static final int RECORDS_AROUND_THE_OUTAGE = 300;
 
   private static KafkaBroker broker;
   private static FlinkCluster cluster;
@@ -60,17 +50,26 @@ class KafkaFaultsOnFlinkClusterIT {
     cluster = sharedCluster;
   }
 
+  /**
+   * S4 and S5 in one job: every record on one partition of three, read at {@code --parallelism=4}.
+   * Two partitions never see a record (S4's trap: the job's watermark is the lowest of its
+   * partitions'), and one of the four readers has no partition at all (S5's: a reader without a
+   * partition stays at the minimum watermark and holds every window back).
+   */
   @Test
-  void everyWindowFiresWhenOneOfTenPartitionsHasAllTheRecords() throws Exception {
+  void everyWindowFiresWithEveryRecordOnOnePartitionAndMoreReadersThanPartitions()
+      throws Exception {
     List<String> lines = MetricsRows.records(1500, 21);
     Map<String, Long> expected = MetricsRows.expected(lines);
-    broker.createTopic("s4", 10);
+    broker.createTopic("s4", 3);
     broker.createTopic("s4-per-second", 1);
-    broker.send("s4", 7, lines);
+    broker.send("s4", 1, lines);
 
-    Process submit = submitMetrics("s4", "s4-per-second");
+    Process submit =
+        ClusterMetrics.submit(cluster, broker, directory, "s4", "s4-per-second", "--parallelism=4");
     try {
-      // (1) Every window fires and closes, though nine partitions never see a record.
+      // (1) Every window fires and closes, though two partitions and one reader never see a
+      // record.
       MetricsRows.Latest fromTopic =
           MetricsRows.latestFinal(
               broker.bootstrapServers(), "s4-per-second", expected, Duration.ofMinutes(3));
@@ -138,7 +137,10 @@ class KafkaFaultsOnFlinkClusterIT {
     broker.sendBytes("raw", 0, records);
 
     Process submit =
-        submitMetrics(
+        ClusterMetrics.submit(
+            cluster,
+            broker,
+            directory,
             "raw",
             "raw-per-second",
             "--deadLetterSink=kafka://" + broker.bootstrapServers() + "/raw-dead");
@@ -179,108 +181,6 @@ class KafkaFaultsOnFlinkClusterIT {
     }
   }
 
-  @Test
-  void nothingIsLostOrCountedTwiceWhenTheBrokerIsGoneFor10Seconds() throws Exception {
-    broker.createTopic("live", 2);
-    broker.createTopic("live-per-second", 1);
-    Process submit =
-        submitMetrics(
-            "live",
-            "live-per-second",
-            "--checkpointingInterval=1000",
-            "--numberOfExecutionRetries=10",
-            "--executionRetryDelay=2000");
-    LiveProducer producer = new LiveProducer(broker, "live");
-    Thread sending = new Thread(producer, "live-producer");
-    try {
-      sending.start();
-      // (1) Records flow through the running job, then the broker stops for 10 s (the outage is
-      // what the test is about) while the producer keeps trying, then it comes back and the
-      // records flow again.
-      cluster.awaitLatestJob("RUNNING");
-      awaitAcknowledged(producer, producer.acknowledged().size() + RECORDS_AROUND_THE_OUTAGE);
-      int beforeTheOutage = producer.acknowledged().size();
-      long stopped = System.nanoTime();
-      broker.stop();
-      Thread.sleep(OUTAGE.toMillis());
-      broker.restart();
-      int atTheRestart = producer.acknowledged().size();
-      System.out.printf(
-          "broker back %d s after it stopped%n",
-          Duration.ofNanos(System.nanoTime() - stopped).toSeconds());
-      awaitAcknowledged(producer, atTheRestart + RECORDS_AROUND_THE_OUTAGE);
-      producer.stop();
-      sending.join(Duration.ofMinutes(2).toMillis());
-      List<String> sent = producer.acknowledged();
-      assertThat(
-          "records flowed before the outage",
-          beforeTheOutage,
-          greaterThan(RECORDS_AROUND_THE_OUTAGE - 1));
-      assertThat(
-          "and after it", sent.size(), greaterThan(atTheRestart + RECORDS_AROUND_THE_OUTAGE - 1));
-
-      // (2) Every window's latest pane is the count of its records: none lost, none twice.
-      Map<String, Long> expected = MetricsRows.expected(sent);
-      long back = System.nanoTime();
-      Map<String, Long> latest =
-          MetricsRows.latestFinal(
-                  broker.bootstrapServers(), "live-per-second", expected, Duration.ofMinutes(3))
-              .counts;
-      System.out.printf(
-          "every window right %d s after the last record%n",
-          Duration.ofNanos(System.nanoTime() - back).toSeconds());
-      assertThat(Files.readString(directory.resolve("live.log")), latest, equalTo(expected));
-      System.out.println(
-          "the job's failures during the outage (none if it rode it out): "
-              + cluster.rest(
-                  "/jobs/"
-                      + JSON.readTree(cluster.rest("/jobs/overview"))
-                          .get("jobs")
-                          .get(0)
-                          .get("jid")
-                          .asText()
-                      + "/exceptions"));
-    } finally {
-      producer.stop();
-      submit.destroyForcibly();
-    }
-  }
-
-  /** Waits until {@code producer} has {@code count} records acknowledged in all. */
-  private static void awaitAcknowledged(LiveProducer producer, int count) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (producer.acknowledged().size() < count) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "only " + producer.acknowledged().size() + " of " + count + " records acknowledged");
-      }
-      Thread.sleep(100);
-    }
-  }
-
-  /**
-   * Submits {@code metrics} from {@code topic} to {@code resultsTopic} at parallelism 2, closing
-   * the last windows 3 s after the input goes quiet; its output goes to {@code <topic>.log}.
-   */
-  private Process submitMetrics(String topic, String resultsTopic, String... options)
-      throws Exception {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "metrics",
-                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-                "--sink=kafka://" + broker.bootstrapServers() + "/" + resultsTopic,
-                "--idleTimeout=3s",
-                "--parallelism=2"));
-    args.addAll(List.of(options));
-    // A cluster's stdout is its log: late records and dead letters go to files, unless given.
-    args.add("--lateSink=file:" + directory.resolve(topic + "-late.json"));
-    if (args.stream().noneMatch(arg -> arg.startsWith("--deadLetterSink="))) {
-      args.add("--deadLetterSink=file:" + directory.resolve(topic + "-dead.json"));
-    }
-    return cluster.submit(directory.resolve(topic + ".log"), args.toArray(String[]::new));
-  }
-
   private static byte[] utf8(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
@@ -290,71 +190,6 @@ class KafkaFaultsOnFlinkClusterIT {
       return JSON.readTree(value);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Sends S5 records stamped with the wall clock, about 100 a second, alternating between two
-   * partitions, each one waiting for its acknowledgement (the producer retries while the broker is
-   * away, and is idempotent: a retry never writes a record twice), and keeps those the broker
-   * acknowledged.
-   */
-  private static final class LiveProducer implements Runnable {
-    private final String bootstrapServers;
-    private final String topic;
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final List<String> acknowledged = new ArrayList<>();
-
-    LiveProducer(KafkaBroker broker, String topic) {
-      this.bootstrapServers = broker.bootstrapServers();
-      this.topic = topic;
-    }
-
-    @Override
-    public void run() {
-      String[] ops = {"es_sink", "kafka_sink"};
-      int sequence = 0;
-      Map<String, Object> config =
-          Map.of(
-              ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-              bootstrapServers,
-              ProducerConfig.ACKS_CONFIG,
-              "all",
-              ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-              true,
-              ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
-              120_000);
-      try (KafkaProducer<String, String> producer =
-          new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
-        while (running.get()) {
-          String line =
-              "{\"t\":"
-                  + System.currentTimeMillis()
-                  + ",\"st\":\"DIRECT\",\"i\":\"idx-"
-                  + sequence % 3
-                  + "\",\"op\":\""
-                  + ops[sequence % 2]
-                  + "\"}";
-          producer.send(new ProducerRecord<>(topic, sequence % 2, null, line)).get();
-          synchronized (acknowledged) {
-            acknowledged.add(line);
-          }
-          sequence++;
-          Thread.sleep(10);
-        }
-      } catch (Exception e) {
-        throw new IllegalStateException("the producer failed after " + sequence + " records", e);
-      }
-    }
-
-    void stop() {
-      running.set(false);
-    }
-
-    List<String> acknowledged() {
-      synchronized (acknowledged) {
-        return List.copyOf(acknowledged);
-      }
     }
   }
 }

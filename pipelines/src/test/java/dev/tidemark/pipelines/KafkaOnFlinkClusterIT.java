@@ -2,7 +2,6 @@ package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.greaterThan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,12 +29,12 @@ import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * S5 in production shape: {@code metrics} submitted from the shaded jar to a real Flink session
- * cluster (two TaskManagers), reading a real 2-partition topic at {@code --parallelism=4} (more
- * readers than partitions: two of them idle for good) and writing to a results topic. Every
- * window's latest pane, read back from the results topic, has the count the records give; and so it
- * has when every TaskManager the job runs on is killed, between two bursts of records or while they
- * stream in, and the job restores from its checkpoint.
+ * S5 in production shape when machines fail: {@code metrics} submitted from the shaded jar to a
+ * real Flink session cluster (two TaskManagers), reading a real topic and writing to a results
+ * topic, while every TaskManager the job runs on is killed, between two bursts of records or while
+ * they stream in. Every window's latest pane, read back from the results topic, has the count the
+ * records give once the job restores from its checkpoint. (S5 at more readers than partitions is
+ * {@code KafkaFaultsOnFlinkClusterIT}'s first test.)
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
@@ -61,35 +60,6 @@ class KafkaOnFlinkClusterIT {
   private static final Duration BETWEEN_BATCHES_AFTER_THE_KILL = Duration.ofMillis(100);
 
   @TempDir Path directory;
-
-  @Test
-  void metricsOnTheClusterAtParallelism4CountsEveryWindow(KafkaBroker broker, FlinkCluster cluster)
-      throws Exception {
-    String topic = "stats-p4";
-    List<String> lines = MetricsRows.records(2000, 9);
-    Map<String, Long> expected = MetricsRows.expected(lines);
-    assertThat("several windows", expected.size(), greaterThan(20));
-
-    broker.createTopic(topic, 2);
-    broker.createTopic(topic + "-per-second", 1);
-    List<List<String>> partitions = List.of(new ArrayList<>(), new ArrayList<>());
-    for (int i = 0; i < lines.size(); i++) {
-      partitions.get(i % 2).add(lines.get(i));
-    }
-    broker.send(topic, 0, partitions.get(0));
-    broker.send(topic, 1, partitions.get(1));
-    Path log = directory.resolve("submit.log");
-    Process submit = submitMetrics(topic, broker, cluster, log, "--parallelism=4");
-    try {
-      Map<String, Long> latest =
-          MetricsRows.latest(
-              broker.bootstrapServers(), topic + "-per-second", expected, Duration.ofMinutes(3));
-      assertThat(Files.readString(log), latest, equalTo(expected));
-    } finally {
-      cluster.cancelJobs();
-      submit.destroyForcibly();
-    }
-  }
 
   @Test
   void metricsFromKafkaToKafkaSurvivesTheLossOfItsTaskManagers(
@@ -118,9 +88,9 @@ class KafkaOnFlinkClusterIT {
     broker.createTopic(topic, 1);
     broker.createTopic(topic + "-per-second", 1);
     broker.send(topic, 0, first);
-    Path log = directory.resolve("submit-tm-loss.log");
+    Path log = directory.resolve(topic + ".log");
     long submitted = System.nanoTime();
-    Process submit = submitRestartingMetrics(topic, broker, cluster, log, Duration.ofMillis(500));
+    Process submit = submitRestartingMetrics(topic, broker, cluster, Duration.ofMillis(500));
     try {
       // (1) Once the first half's windows are out, every TaskManager the job runs on dies; new
       // ones come.
@@ -188,8 +158,8 @@ class KafkaOnFlinkClusterIT {
               }
               return null;
             });
-    Path log = directory.resolve("submit-streaming.log");
-    Process submit = submitRestartingMetrics(topic, broker, cluster, log, Duration.ofMillis(100));
+    Path log = directory.resolve(topic + ".log");
+    Process submit = submitRestartingMetrics(topic, broker, cluster, Duration.ofMillis(100));
     try {
       awaitCompletedCheckpoints(cluster, 5);
       int batchesBeforeTheKill = batchesSent.get();
@@ -268,33 +238,16 @@ class KafkaOnFlinkClusterIT {
   /**
    * {@code metrics} at parallelism 2, checkpointed every {@code interval}, restarted on failure.
    */
-  private static Process submitRestartingMetrics(
-      String topic, KafkaBroker broker, FlinkCluster cluster, Path log, Duration interval)
-      throws Exception {
-    return submitMetrics(
-        topic,
-        broker,
+  private Process submitRestartingMetrics(
+      String topic, KafkaBroker broker, FlinkCluster cluster, Duration interval) throws Exception {
+    return ClusterMetrics.submit(
         cluster,
-        log,
-        "--parallelism=2",
+        broker,
+        directory,
+        topic,
+        topic + "-per-second",
         "--checkpointingInterval=" + interval.toMillis(),
         "--numberOfExecutionRetries=10",
         "--executionRetryDelay=2000");
-  }
-
-  private static Process submitMetrics(
-      String topic, KafkaBroker broker, FlinkCluster cluster, Path log, String... options)
-      throws Exception {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "metrics",
-                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
-                "--lateSink=file:" + log.resolveSibling(topic + "-late.json"),
-                "--deadLetterSink=file:" + log.resolveSibling(topic + "-dead.json"),
-                "--idleTimeout=3s"));
-    args.addAll(List.of(options));
-    return cluster.submit(log, args.toArray(String[]::new));
   }
 }
