@@ -99,7 +99,7 @@ class FlinkClusterIT {
         submitCount(
             cluster,
             "--source=generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,"
-                + "seed=5,rate=300",
+                + "seed=5,rate=150",
             "--checkpointingInterval=500",
             "--numberOfExecutionRetries=10",
             "--executionRetryDelay=2000");
