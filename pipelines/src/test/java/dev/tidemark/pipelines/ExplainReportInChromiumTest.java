@@ -199,21 +199,7 @@ class ExplainReportInChromiumTest {
 
   private String dumpDom(Path chromium, String url) throws Exception {
     Path dom = directory.resolve("dom.html");
-    Process process =
-        new ProcessBuilder(
-                chromium.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--user-data-dir=" + directory.resolve("chromium-profile"),
-                "--dump-dom",
-                url)
-            .redirectError(directory.resolve("chromium.log").toFile())
-            .redirectOutput(dom.toFile())
-            .start();
-    assertThat("chromium ends within 60 s", process.waitFor(60, TimeUnit.SECONDS), equalTo(true));
-    assertThat(
-        Files.readString(directory.resolve("chromium.log")), process.exitValue(), equalTo(0));
+    runChromium(chromium, dom, "--dump-dom", url);
     return Files.readString(dom, StandardCharsets.UTF_8);
   }
 
@@ -231,24 +217,35 @@ class ExplainReportInChromiumTest {
 
   private BufferedImage screenshot(Path chromium, Path page) throws Exception {
     Path png = directory.resolve("report.png");
-    Process process =
-        new ProcessBuilder(
+    runChromium(
+        chromium,
+        directory.resolve("chromium.out"),
+        "--hide-scrollbars",
+        "--window-size=" + WIDTH + "," + HEIGHT,
+        "--screenshot=" + png,
+        page.toUri().toString());
+    return ImageIO.read(png.toFile());
+  }
+
+  /** Headless {@code chromium} with {@code arguments}, its stdout into {@code output}. */
+  private void runChromium(Path chromium, Path output, String... arguments) throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 chromium.toString(),
                 "--headless",
                 "--no-sandbox",
                 "--disable-gpu",
-                "--hide-scrollbars",
-                "--user-data-dir=" + directory.resolve("chromium-profile"),
-                "--window-size=" + WIDTH + "," + HEIGHT,
-                "--screenshot=" + png,
-                page.toUri().toString())
-            .redirectErrorStream(true)
-            .redirectOutput(directory.resolve("chromium.log").toFile())
+                "--user-data-dir=" + directory.resolve("chromium-profile")));
+    command.addAll(List.of(arguments));
+    Path log = directory.resolve("chromium.log");
+    Process process =
+        new ProcessBuilder(command)
+            .redirectError(log.toFile())
+            .redirectOutput(output.toFile())
             .start();
     assertThat("chromium ends within 60 s", process.waitFor(60, TimeUnit.SECONDS), equalTo(true));
-    assertThat(
-        Files.readString(directory.resolve("chromium.log")), process.exitValue(), equalTo(0));
-    return ImageIO.read(png.toFile());
+    assertThat(Files.readString(log), process.exitValue(), equalTo(0));
   }
 
   /** Pixels within a few levels of {@code rgb}, as anti-aliasing leaves the edges of marks. */

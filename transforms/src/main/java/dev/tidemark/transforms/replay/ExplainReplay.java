@@ -87,8 +87,6 @@ final class ExplainReplay {
   private final List<DeadLine> deadLetters = new ArrayList<>();
   private final Map<Kind, PointSample> points = new EnumMap<>(Kind.class);
   private final OutOfPlace outOfPlace;
-  private long lateCount;
-  private long deadCount;
   private long inAnotherFormat;
   private @Nullable String anotherFormat;
   private long lines;
@@ -131,6 +129,7 @@ final class ExplainReplay {
     }
     closeUpTo(Watermarks.MAX, ReplayTimeline.AT_THE_END, false);
     stopHolding();
+    long deadCount = points.get(Kind.DEAD).offered();
     List<String> warnings = new ArrayList<>(outOfPlace.warnings());
     emptyPartitionsWarning().ifPresent(warnings::add);
     if (inAnotherFormat > 0) {
@@ -142,7 +141,7 @@ final class ExplainReplay {
               + anotherFormat
               + ": is the format right?");
     }
-    if (lateCount > late.size() || deadCount > deadLetters.size()) {
+    if (points.get(Kind.LATE).offered() > late.size() || deadCount > deadLetters.size()) {
       warnings.add(
           "only the first " + MAX_LISTED + " late records and dead letters each are listed");
     }
@@ -184,7 +183,6 @@ final class ExplainReplay {
     try {
       event = parser.parse(line, Instant.now());
     } catch (BadRecordException e) {
-      deadCount++;
       String another = parser.anotherFormat(line);
       if (another != null) {
         inAnotherFormat++;
@@ -213,7 +211,6 @@ final class ExplainReplay {
     Arrival arrival = Arrival.of(windowing, window, watermark);
     switch (arrival) {
       case EXPIRED -> {
-        lateCount++;
         if (late.size() < MAX_LISTED) {
           late.add(
               new LateLine(
