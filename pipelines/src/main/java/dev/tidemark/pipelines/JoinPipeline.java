@@ -140,9 +140,9 @@ public final class JoinPipeline {
   /** The join with the live rules, when at least one side is live. */
   private static PCollectionTuple joinLive(Pipeline pipeline, Settings settings) {
     PCollectionTuple parsedOrders =
-        settings.orders().read(pipeline, "Orders", ORDERS, settings.eventTime());
+        pipeline.apply("ReadOrders", settings.orders().read(ORDERS, settings.eventTime()));
     PCollectionTuple parsedCoupons =
-        settings.coupons().read(pipeline, "Coupons", COUPONS, settings.eventTime());
+        pipeline.apply("ReadCoupons", settings.coupons().read(COUPONS, settings.eventTime()));
     return PCollectionTuple.of(LeftJoinPerWindow.LEFT, parsedOrders.get(ParseEvents.EVENTS))
         .and(LeftJoinPerWindow.RIGHT, parsedCoupons.get(ParseEvents.EVENTS))
         .apply("LeftJoin", LeftJoinPerWindow.of(settings.windowing(), MERGE))

@@ -29,17 +29,17 @@ final class PerWindowCounts {
 
   private PerWindowCounts() {}
 
-  /** Adds the shape to {@code pipeline}; parses nothing. */
+  /**
+   * Adds the shape to {@code pipeline}, as its chain reads: the source's records counted per key
+   * and window ({@link CountsOfSource}: read, parse, decide panes), then each output written to its
+   * sink. Parses nothing.
+   */
   static void assemble(
       Pipeline pipeline,
       Settings settings,
       SerializableFunction<WindowResult, String> toJson,
       SerializableFunction<WindowResult, String> keyOf) {
-    PCollectionTuple counted =
-        settings
-            .source()
-            .countPerWindow(
-                pipeline, settings.format(), settings.eventTime(), settings.windowing());
+    PCollectionTuple counted = pipeline.apply("CountPerWindow", new CountsOfSource(settings));
     WriteOutputs.results(
         counted.get(CountPerWindow.RESULTS), toJson, keyOf, settings.sinks().results());
     WriteOutputs.late("", counted.get(CountPerWindow.LATE), settings.sinks().late());

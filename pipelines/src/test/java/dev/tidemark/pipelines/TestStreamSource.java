@@ -4,8 +4,9 @@ import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
-import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollectionTuple;
 
 /** A live source whose lines, timestamps and watermark a {@link TestStream} dictates. */
@@ -17,8 +18,13 @@ record TestStreamSource(TestStream<String> stream) implements Source {
   }
 
   @Override
-  public PCollectionTuple read(
-      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
-    return pipeline.apply("Stream" + name, stream).apply("Parse" + name, ParseEvents.with(format));
+  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
+    ParseEvents<String> parse = ParseEvents.with(format);
+    return new PTransform<PBegin, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PBegin begin) {
+        return begin.apply("Stream", stream).apply("Parse", parse);
+      }
+    };
   }
 }

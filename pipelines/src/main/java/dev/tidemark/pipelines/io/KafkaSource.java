@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
+import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
@@ -10,11 +11,12 @@ import dev.tidemark.transforms.replay.Replay;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -101,9 +103,37 @@ public final class KafkaSource implements Source {
   public record Snapshot(Replay replay, List<String> about) {}
 
   @Override
-  public PCollectionTuple read(
-      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
+  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
     settings.requireNoPartitionField("a Kafka source reads each partition with its own watermark");
+    KafkaIO.Read<byte[], KafkaText> read = kafkaRead(format, settings);
+    ParseEvents<ArrivedLine> parse =
+        ParseEvents.withPositions(format).withMaxFutureSkew(settings.maxFutureSkew());
+    return new PTransform<PBegin, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PBegin begin) {
+        PCollectionTuple decoded =
+            begin
+                .apply("ReadKafka", read)
+                // Keep where each record is, so a dead letter or a late record can be found again.
+                .apply(
+                    "Decode",
+                    ParDo.of(new DecodeKafkaRecordFn())
+                        .withOutputTags(
+                            DecodeKafkaRecordFn.TEXT, TupleTagList.of(ParseEvents.DEAD_LETTER)));
+        PCollectionTuple parsed = decoded.get(DecodeKafkaRecordFn.TEXT).apply("Parse", parse);
+        PCollection<DeadLetter> deadLetters =
+            PCollectionList.of(decoded.get(ParseEvents.DEAD_LETTER))
+                .and(parsed.get(ParseEvents.DEAD_LETTER))
+                .apply("DeadLetters", Flatten.pCollections());
+        return PCollectionTuple.of(ParseEvents.EVENTS, parsed.get(ParseEvents.EVENTS))
+            .and(ParseEvents.DEAD_LETTER, deadLetters);
+      }
+    };
+  }
+
+  /** Every partition of the topic, each record's event time from its value. */
+  private KafkaIO.Read<byte[], KafkaText> kafkaRead(
+      EventFormat format, EventTimeSettings settings) {
     SerializableFunction<String, @Nullable Instant> eventTimes = format.eventTimes();
     KafkaIO.Read<byte[], KafkaText> read =
         KafkaIO.<byte[], KafkaText>read()
@@ -121,32 +151,9 @@ public final class KafkaSource implements Source {
                     .withMaxOutOfOrderness(settings.maxOutOfOrderness())
                     .withIdleTimeout(settings.idleTimeout())
                     .withMaxFutureSkew(settings.maxFutureSkew()));
-    if (groupId() != null) {
-      // A group's offsets follow what the job has processed: committed when a checkpoint
-      // completes (Flink), or a bundle's output is committed (DirectRunner), so a restart with
-      // --startFrom=committed resumes there.
-      read = read.commitOffsetsInFinalize();
-    }
-    PCollectionTuple decoded =
-        pipeline
-            .apply("ReadKafka" + name, read)
-            // Keep where each record is, so a dead letter or a late record can be found again.
-            .apply(
-                "Decode" + name,
-                ParDo.of(new DecodeKafkaRecordFn())
-                    .withOutputTags(
-                        DecodeKafkaRecordFn.TEXT, TupleTagList.of(ParseEvents.DEAD_LETTER)));
-    PCollectionTuple parsed =
-        decoded
-            .get(DecodeKafkaRecordFn.TEXT)
-            .apply(
-                "Parse" + name,
-                ParseEvents.withPositions(format).withMaxFutureSkew(settings.maxFutureSkew()));
-    PCollection<DeadLetter> deadLetters =
-        PCollectionList.of(decoded.get(ParseEvents.DEAD_LETTER))
-            .and(parsed.get(ParseEvents.DEAD_LETTER))
-            .apply("DeadLetters" + name, Flatten.pCollections());
-    return PCollectionTuple.of(ParseEvents.EVENTS, parsed.get(ParseEvents.EVENTS))
-        .and(ParseEvents.DEAD_LETTER, deadLetters);
+    // A group's offsets follow what the job has processed: committed when a checkpoint completes
+    // (Flink), or a bundle's output is committed (DirectRunner), so a restart with
+    // --startFrom=committed resumes there.
+    return groupId() == null ? read : read.commitOffsetsInFinalize();
   }
 }

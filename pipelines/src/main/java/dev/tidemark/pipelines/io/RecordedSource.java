@@ -8,7 +8,8 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.JsonFieldText;
 import dev.tidemark.transforms.replay.Replay;
 import java.util.Optional;
-import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.joda.time.Duration;
 
@@ -55,8 +56,7 @@ final class RecordedSource implements Source {
   }
 
   @Override
-  public PCollectionTuple read(
-      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
-    return pipeline.apply("Replay" + name, replay(format, settings).orElseThrow().readAndParse());
+  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
+    return replay(format, settings).orElseThrow().readAndParse();
   }
 }

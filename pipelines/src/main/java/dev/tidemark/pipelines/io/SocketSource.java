@@ -4,7 +4,8 @@ import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.ReadSocketLines;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
-import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollectionTuple;
 
 /** {@code socket://HOST:PORT[?reconnect=false]}: lines from a TCP server. */
@@ -31,8 +32,7 @@ public final class SocketSource implements Source {
   }
 
   @Override
-  public PCollectionTuple read(
-      Pipeline pipeline, String name, EventFormat format, EventTimeSettings settings) {
+  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
     settings.requireNoPartitionField("a socket is one input");
     ReadSocketLines socket =
         ReadSocketLines.from(host, port)
@@ -40,9 +40,14 @@ public final class SocketSource implements Source {
             .withMaxOutOfOrderness(settings.maxOutOfOrderness())
             .withIdleTimeout(settings.idleTimeout())
             .withMaxFutureSkew(settings.maxFutureSkew());
-    return pipeline
-        .apply("ReadSocket" + name, reconnect ? socket : socket.endWhenClosed())
-        .apply(
-            "Parse" + name, ParseEvents.with(format).withMaxFutureSkew(settings.maxFutureSkew()));
+    ReadSocketLines lines = reconnect ? socket : socket.endWhenClosed();
+    ParseEvents<String> parse =
+        ParseEvents.with(format).withMaxFutureSkew(settings.maxFutureSkew());
+    return new PTransform<PBegin, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PBegin begin) {
+        return begin.apply("ReadSocket", lines).apply("Parse", parse);
+      }
+    };
   }
 }

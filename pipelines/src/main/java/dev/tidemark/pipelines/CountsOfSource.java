@@ -1,0 +1,50 @@
+package dev.tidemark.pipelines;
+
+import dev.tidemark.pipelines.io.PaneRules;
+import dev.tidemark.pipelines.io.Source;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.replay.Replay;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import java.util.Optional;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollectionTuple;
+
+/**
+ * A source's records counted, and summed, per key and window: {@code CountPerWindow.RESULTS},
+ * {@code CountPerWindow.LATE} and {@code ParseEvents.DEAD_LETTER}. This is where a pipeline chooses
+ * the rules that decide its panes, and says which ({@link PaneRules}):
+ *
+ * <ul>
+ *   <li>a live source is read and parsed, then its events' panes are decided by the live rules
+ *       ({@link CountPerWindow}), which judge each record by the watermark of the step that decides
+ *       its window;
+ *   <li>a recording ({@link Source#replay}) is read, parsed and decided in one step with the
+ *       replay's rules ({@link Replay#countPerWindow}): each record is judged by the watermark it
+ *       met at its source, which only the reader knows, so reading and deciding are not separate.
+ * </ul>
+ */
+final class CountsOfSource extends PTransform<PBegin, PCollectionTuple> {
+
+  private final PerWindowCounts.Settings settings;
+
+  CountsOfSource(PerWindowCounts.Settings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public PCollectionTuple expand(PBegin begin) {
+    Source source = settings.source();
+    Optional<Replay> replay = source.replay(settings.format(), settings.eventTime());
+    PaneRules.log(source, replay.isPresent());
+    if (replay.isPresent()) {
+      return begin.apply("ReplayAndDecidePanes", replay.get().countPerWindow(settings.windowing()));
+    }
+    PCollectionTuple parsed =
+        begin.apply("ReadAndParse", source.read(settings.format(), settings.eventTime()));
+    return parsed
+        .get(ParseEvents.EVENTS)
+        .apply("DecidePanes", CountPerWindow.of(settings.windowing()))
+        .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
+  }
+}
