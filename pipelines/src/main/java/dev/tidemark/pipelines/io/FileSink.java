@@ -1,13 +1,6 @@
 package dev.tidemark.pipelines.io;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -46,10 +39,8 @@ final class FileSink implements Sink {
     return "file:" + path;
   }
 
-  /** Appends a bundle's lines in one write; one lock per file in this JVM keeps lines whole. */
+  /** Appends a bundle's lines in one write ({@link FileAppends}). */
   private static final class AppendLinesFn extends DoFn<String, Void> {
-    private static final Map<Path, Object> LOCKS = new ConcurrentHashMap<>();
-
     private final String path;
     private transient StringBuilder bundle;
 
@@ -72,19 +63,7 @@ final class FileSink implements Sink {
       if (bundle.length() == 0) {
         return;
       }
-      Path file = Path.of(path);
-      synchronized (LOCKS.computeIfAbsent(file, p -> new Object())) {
-        try {
-          Files.writeString(
-              file,
-              bundle,
-              StandardCharsets.UTF_8,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.APPEND);
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot append to " + file, e);
-        }
-      }
+      FileAppends.append(Path.of(path), bundle);
       bundle.setLength(0);
     }
   }
