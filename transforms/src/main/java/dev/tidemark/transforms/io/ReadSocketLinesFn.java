@@ -18,7 +18,7 @@ import org.joda.time.Instant;
 /**
  * Reads lines from a socket as an unbounded splittable DoFn whose watermark comes from {@link
  * IdleAwareWatermarkEstimator}. The restriction counts lines; the connection lives in {@link
- * SocketLineReaders} between bundles.
+ * SocketLineReaders} between bundles, held by every instance of this DoFn from setup to teardown.
  */
 @DoFn.UnboundedPerElement
 final class ReadSocketLinesFn extends DoFn<byte[], String> {
@@ -45,6 +45,11 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
     this.endWhenClosed = endWhenClosed;
     this.eventTime = eventTime;
     this.rule = rule;
+  }
+
+  @Setup
+  public void setup() {
+    SocketLineReaders.hold(sourceId);
   }
 
   @GetInitialRestriction
@@ -84,7 +89,7 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
       WatermarkEstimator<InputProgress> watermark,
       OutputReceiver<String> out) {
     SocketLineReader reader =
-        SocketLineReaders.get(sourceId, () -> new SocketLineReader(host, port, !endWhenClosed));
+        SocketLineReaders.reader(sourceId, () -> new SocketLineReader(host, port, !endWhenClosed));
     long position = tracker.currentRestriction().getFrom();
     while (true) {
       String line = reader.peek();
@@ -96,7 +101,7 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
         if (reader.isFinished()) {
           // Claiming past the end marks the restriction done, so the runner accepts stop().
           tracker.tryClaim(Long.MAX_VALUE);
-          SocketLineReaders.close(sourceId);
+          SocketLineReaders.finished(sourceId);
           return ProcessContinuation.stop();
         }
         // Caught up: hand control back so the runner takes the (possibly idle) watermark.
@@ -118,7 +123,7 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
 
   @Teardown
   public void teardown() {
-    SocketLineReaders.close(sourceId);
+    SocketLineReaders.release(sourceId);
   }
 
   private @Nullable Instant eventTimeOrNull(String line) {

@@ -105,6 +105,11 @@ class ReadSocketLinesTest {
     } finally {
       Runners.cancel(running);
     }
+    // (6) The cancelled job leaves no connection behind: its last reader closed the socket.
+    assertThat(
+        "the cancelled job closes its connection",
+        server.awaitClientGone(60, TimeUnit.SECONDS),
+        equalTo(true));
   }
 
   @ParameterizedTest(name = "{0}")

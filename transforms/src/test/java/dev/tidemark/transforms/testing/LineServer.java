@@ -1,11 +1,14 @@
 package dev.tidemark.transforms.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +58,29 @@ public final class LineServer implements AutoCloseable {
       out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
     }
     out.flush();
+  }
+
+  /**
+   * Whether the connected source closes its end within {@code timeout}: reads what it sends, until
+   * the end of the stream.
+   */
+  public boolean awaitClientGone(long timeout, TimeUnit unit) throws IOException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    InputStream in = client.getInputStream();
+    while (System.nanoTime() < deadline) {
+      client.setSoTimeout(
+          (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      try {
+        if (in.read() < 0) {
+          return true;
+        }
+      } catch (SocketTimeoutException stillOpen) {
+        return false;
+      } catch (SocketException reset) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
