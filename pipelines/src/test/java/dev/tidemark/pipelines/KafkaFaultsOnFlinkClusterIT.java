@@ -68,6 +68,13 @@ class KafkaFaultsOnFlinkClusterIT {
     Process submit =
         ClusterMetrics.submit(cluster, broker, directory, "s4", "s4-per-second", "--parallelism=4");
     try {
+      // A file run of the same records, here while the cluster's job starts (not after it, when
+      // it would hold the cluster for nothing).
+      Path recording = directory.resolve("s4.json");
+      Files.write(recording, lines);
+      MetricsRows.Latest fromFile =
+          MetricsRows.of(
+              Outputs.run(directory, "s4-file", "metrics", "--source=file:" + recording).results());
       // (1) Every window fires and closes, though two partitions and one reader never see a
       // record.
       MetricsRows.Latest fromTopic =
@@ -76,12 +83,7 @@ class KafkaFaultsOnFlinkClusterIT {
       assertThat(
           Files.readString(directory.resolve("s4.log")), fromTopic.counts, equalTo(expected));
       assertThat(fromTopic.closed, equalTo(expected.keySet()));
-      // (2) And the rows are those of a file run of the same records.
-      Path recording = directory.resolve("s4.json");
-      Files.write(recording, lines);
-      Outputs.Run fileRun =
-          Outputs.run(directory, "s4-file", "metrics", "--source=file:" + recording);
-      MetricsRows.Latest fromFile = MetricsRows.of(fileRun.results());
+      // (2) And the rows are those of the file run.
       assertThat(fromTopic.counts, equalTo(fromFile.counts));
       assertThat(fromTopic.closed, equalTo(fromFile.closed));
     } finally {
