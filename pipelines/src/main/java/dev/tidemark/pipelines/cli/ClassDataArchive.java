@@ -40,7 +40,7 @@ public final class ClassDataArchive {
 
   /**
    * Writes {@code archive} of the classes in {@code classList} found on {@code classPath}, which
-   * must be the class path of the runs that map it, in a JVM of its own; about 10 s on 2 cores.
+   * must be the class path of the runs that map it, in a JVM of its own.
    *
    * @throws IllegalStateException if the JVM fails, with the end of what it printed
    */
