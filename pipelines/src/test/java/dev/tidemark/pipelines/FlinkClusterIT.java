@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -187,30 +189,45 @@ class FlinkClusterIT {
     return id;
   }
 
-  /** Waits until the REST API shows tidemark's count of records in of the job {@code id}. */
+  /**
+   * Waits until the REST API shows tidemark's count of records in of the job {@code id}; if it does
+   * not in time, says what it showed last.
+   */
   private static void awaitRecordsShownByRest(FlinkCluster cluster, String id) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     String counter = "." + TidemarkMetrics.NAMESPACE + "_" + TidemarkMetrics.RECORDS_IN;
+    Map<String, String> shown = new TreeMap<>();
     while (System.nanoTime() < deadline) {
+      shown.clear();
       for (JsonNode vertex : JSON.readTree(cluster.rest("/jobs/" + id)).path("vertices")) {
         String metrics = "/jobs/" + id + "/vertices/" + vertex.path("id").asText() + "/metrics";
         for (JsonNode metric : JSON.readTree(cluster.rest(metrics))) {
           String name = metric.path("id").asText();
-          if (name.endsWith(counter)
-              && JSON.readTree(
-                          cluster.rest(
-                              metrics + "?get=" + URLEncoder.encode(name, StandardCharsets.UTF_8)))
-                      .path(0)
-                      .path("value")
-                      .asLong()
-                  > 0) {
-            return;
+          if (name.endsWith(counter)) {
+            JsonNode value =
+                JSON.readTree(
+                        cluster.rest(
+                            metrics + "?get=" + URLEncoder.encode(name, StandardCharsets.UTF_8)))
+                    .path(0)
+                    .path("value");
+            shown.put(name, value.asText());
+            if (value.asLong() > 0) {
+              return;
+            }
           }
         }
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("the REST API showed no records of " + id + " in time");
+    throw new AssertionError(
+        "the REST API showed no records of "
+            + id
+            + " in time; its "
+            + counter
+            + " counters: "
+            + shown
+            + "; the job's state: "
+            + cluster.jobState(id));
   }
 
   /** Waits until the job has written {@code count} results. */
