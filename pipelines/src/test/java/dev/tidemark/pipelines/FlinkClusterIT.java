@@ -197,11 +197,15 @@ class FlinkClusterIT {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     String counter = "." + TidemarkMetrics.NAMESPACE + "_" + TidemarkMetrics.RECORDS_IN;
     Map<String, String> shown = new TreeMap<>();
+    Map<String, Integer> metricsPerVertex = new TreeMap<>();
     while (System.nanoTime() < deadline) {
       shown.clear();
+      metricsPerVertex.clear();
       for (JsonNode vertex : JSON.readTree(cluster.rest("/jobs/" + id)).path("vertices")) {
         String metrics = "/jobs/" + id + "/vertices/" + vertex.path("id").asText() + "/metrics";
-        for (JsonNode metric : JSON.readTree(cluster.rest(metrics))) {
+        JsonNode listed = JSON.readTree(cluster.rest(metrics));
+        metricsPerVertex.put(vertex.path("name").asText(), listed.size());
+        for (JsonNode metric : listed) {
           String name = metric.path("id").asText();
           if (name.endsWith(counter)) {
             JsonNode value =
@@ -226,6 +230,8 @@ class FlinkClusterIT {
             + counter
             + " counters: "
             + shown
+            + "; the number of metrics each vertex listed: "
+            + metricsPerVertex
             + "; the job's state: "
             + cluster.jobState(id));
   }
