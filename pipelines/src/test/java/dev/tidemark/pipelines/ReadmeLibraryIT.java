@@ -122,15 +122,20 @@ class ReadmeLibraryIT {
     return blocks;
   }
 
-  /** Runs {@code command} in {@code directory}; its output, one line each, once it exited 0. */
+  /**
+   * Runs {@code command} in {@code directory}; its output, one line each, once it exited 0. A Maven
+   * it starts compiles with C1 only and collects with the serial collector, as the suite's other
+   * JVMs do ({@link ChildJvms#java}): it builds for seconds, beside the rest of the suite.
+   */
   private List<String> run(Path directory, String... command) throws Exception {
     Path log = Files.createTempFile(project, "run", ".log");
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(directory.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    builder.environment().put("MAVEN_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+    Process process = builder.start();
     boolean ended = process.waitFor(5, TimeUnit.MINUTES);
     if (!ended) {
       process.destroyForcibly();
