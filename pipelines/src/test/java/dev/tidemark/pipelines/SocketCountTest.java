@@ -60,6 +60,55 @@ class SocketCountTest {
     }
   }
 
+  /**
+   * (1) A 100 MB line between two records is a dead letter that keeps its first 1024 bytes and says
+   * its length, the limit and its number on the connection; (2) the records around it are counted,
+   * and the summary adds up.
+   */
+  @Test
+  @SuppressWarnings("try") // The server is closed inside the block: that ends the stream.
+  void aLineLongerThanTheLimitIsADeadLetterThatNamesIt() throws Exception {
+    Path out = directory.resolve("long.json");
+    Path dead = directory.resolve("long-dead.json");
+    long length = 100L << 20;
+    try (LineServer server = new LineServer()) {
+      CompletableFuture<CommandLine> run =
+          CompletableFuture.supplyAsync(
+              () ->
+                  CommandLine.run(
+                      "count",
+                      "--source=socket://127.0.0.1:" + server.port() + "?reconnect=false",
+                      "--sink=file:" + out,
+                      "--deadLetterSink=file:" + dead,
+                      "--runner=DirectRunner"));
+      server.awaitClient(60, TimeUnit.SECONDS);
+      server.send(List.of("01,1586489566000"));
+      server.sendLineOf(length, 'x');
+      server.send(List.of("01,1586489567000"));
+      server.close();
+
+      CommandLine finished = run.get(120, TimeUnit.SECONDS);
+      assertThat(finished.err, finished.exitCode, equalTo(0));
+      assertThat(Outputs.finalCounts(Outputs.read(out)), equalTo(Map.of("01,1586489565000", 2L)));
+      List<JsonNode> letters = Outputs.read(dead);
+      assertThat(letters.size(), equalTo(1));
+      assertThat(
+          letters.get(0).get("reason").asText(),
+          equalTo(
+              "a line of 104857600 bytes, longer than the limit of 1048576; only its first 1024"
+                  + " bytes are kept (line 2 read from 127.0.0.1:"
+                  + server.port()
+                  + ")"));
+      assertThat(letters.get(0).get("record").asText(), equalTo("x".repeat(1024)));
+      assertThat(
+          finished.err.lines().reduce((a, b) -> b).orElse(""),
+          equalTo(
+              "tidemark: 3 records in, "
+                  + Outputs.read(out).size()
+                  + " results out, 0 late, 1 dead letters"));
+    }
+  }
+
   @Test
   @SuppressWarnings("try") // The server is closed inside the block: that ends the stream.
   void recordsFromAWrongClockAreDeadLettersAndS1StaysExact() throws Exception {

@@ -83,8 +83,9 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   void setMaxFutureSkew(String value);
 
   @Description(
-      "The longest record a source passes on, in bytes: a longer line of a file, or Kafka value,"
-          + " is a dead letter that names it and keeps only its first 1024 bytes (1048576: 1 MiB)")
+      "The longest record a source passes on, in bytes: a longer line of a file or a socket, or"
+          + " Kafka value, is a dead letter that names it and keeps only its first 1024 bytes"
+          + " (1048576: 1 MiB)")
   @Default.Integer(1_048_576)
   Integer getMaxRecordBytes();
 

@@ -21,9 +21,9 @@ public final class SourceUri {
   private SourceUri() {}
 
   /**
-   * Parses {@code uri}, the value of {@code --option}; a file's line or a Kafka value longer than
-   * {@code maxRecordBytes} is to be a dead letter; a Kafka source's consumers get {@code
-   * kafkaProperties}.
+   * Parses {@code uri}, the value of {@code --option}; a file's or a socket's line or a Kafka value
+   * longer than {@code maxRecordBytes} is to be a dead letter; a Kafka source's consumers get
+   * {@code kafkaProperties}.
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
@@ -51,7 +51,7 @@ public final class SourceUri {
       return generator(option, value, input);
     }
     if (value.startsWith("socket://")) {
-      return socket(option, value);
+      return socket(option, value, maxRecordBytes);
     }
     if (value.startsWith("kafka://")) {
       KafkaAddress address = KafkaAddress.parse(option, value);
@@ -61,7 +61,7 @@ public final class SourceUri {
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a source; " + FORMS);
   }
 
-  private static Source socket(String option, String value) {
+  private static Source socket(String option, String value, int maxRecordBytes) {
     String rest = value.substring("socket://".length());
     boolean reconnect = true;
     int query = rest.indexOf('?');
@@ -79,7 +79,8 @@ public final class SourceUri {
     return new SocketSource(
         hostAndPort.substring(0, colon),
         Integer.parseInt(hostAndPort.substring(colon + 1)),
-        reconnect);
+        reconnect,
+        maxRecordBytes);
   }
 
   /** Checks {@code HOST:PORT} and returns it. */

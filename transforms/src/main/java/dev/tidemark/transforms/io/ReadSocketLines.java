@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.io;
 
+import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.IdleAwareWatermark;
 import java.util.UUID;
@@ -18,13 +19,14 @@ import org.joda.time.Instant;
  * socketTextStream} is, with a watermark that cannot overflow or stall.
  *
  * <pre>{@code
- * PCollection<String> lines =
+ * PCollectionTuple events =
  *     p.apply(
- *         "ReadLines",
- *         ReadSocketLines.from("localhost", 7777)
- *             .withEventTime(CsvEventFormat.keyAndTime().eventTimes())
- *             .withMaxOutOfOrderness(Duration.standardSeconds(1))
- *             .withIdleTimeout(Duration.standardSeconds(5)));
+ *             "ReadLines",
+ *             ReadSocketLines.from("localhost", 7777)
+ *                 .withEventTime(CsvEventFormat.keyAndTime().eventTimes())
+ *                 .withMaxOutOfOrderness(Duration.standardSeconds(1))
+ *                 .withIdleTimeout(Duration.standardSeconds(5)))
+ *         .apply("Parse", ParseEvents.withPositions(CsvEventFormat.keyAndTime()));
  * }</pre>
  *
  * <p>What it guarantees:
@@ -36,6 +38,10 @@ import org.joda.time.Instant;
  *       one (the function returned null or threw), or with one too far ahead of the wall clock
  *       ({@link ClockSkewGuard}), is emitted at the current watermark without moving it, so it is
  *       never late and the parse step routes it to the dead-letter output.
+ *   <li>A line longer than {@link #withMaxLineBytes} (1 MiB by default) comes as its first bytes
+ *       with its {@link ArrivedLine#deadReason}: its length, the limit and its number on the
+ *       connection. It is never held whole, does not move the watermark, and the parse step makes
+ *       it a dead letter. A sender that never ends a line costs the limit, not the JVM.
  *   <li>The watermark follows {@link IdleAwareWatermark} with an input that holds at the minimum
  *       until its first line (a sender may replay history), and that, once the socket has been
  *       quiet for the idle timeout, advances at the pace of the wall clock from the last line, so
@@ -51,28 +57,34 @@ import org.joda.time.Instant;
  * received but not yet emitted when a worker fails, are lost; checkpoints cannot bring them back.
  * It reads from one connection, so it does not scale out; use Kafka for that.
  */
-public final class ReadSocketLines extends PTransform<PBegin, PCollection<String>> {
+public final class ReadSocketLines extends PTransform<PBegin, PCollection<ArrivedLine>> {
 
   /** Used unless {@link #withIdleTimeout} says otherwise. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.standardSeconds(10);
+
+  /** Used unless {@link #withMaxLineBytes} says otherwise: 1 MiB. */
+  public static final int DEFAULT_MAX_LINE_BYTES = 1 << 20;
 
   private final String host;
   private final int port;
   private final SerializableFunction<String, @Nullable Instant> eventTime;
   private final IdleAwareWatermark rule;
   private final boolean endWhenClosed;
+  private final int maxLineBytes;
 
   private ReadSocketLines(
       String host,
       int port,
       SerializableFunction<String, @Nullable Instant> eventTime,
       IdleAwareWatermark rule,
-      boolean endWhenClosed) {
+      boolean endWhenClosed,
+      int maxLineBytes) {
     this.host = host;
     this.port = port;
     this.eventTime = eventTime;
     this.rule = rule;
     this.endWhenClosed = endWhenClosed;
+    this.maxLineBytes = maxLineBytes;
   }
 
   /**
@@ -93,12 +105,13 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
         port,
         line -> Instant.now(),
         IdleAwareWatermark.emptyHolds(Duration.ZERO, DEFAULT_IDLE_TIMEOUT),
-        false);
+        false,
+        DEFAULT_MAX_LINE_BYTES);
   }
 
   /** Takes each line's event time from {@code eventTime}; null means the line has none. */
   public ReadSocketLines withEventTime(SerializableFunction<String, @Nullable Instant> eventTime) {
-    return new ReadSocketLines(host, port, eventTime, rule, endWhenClosed);
+    return new ReadSocketLines(host, port, eventTime, rule, endWhenClosed, maxLineBytes);
   }
 
   /** How far behind the newest event time a line may arrive and still be on time. */
@@ -122,7 +135,8 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
         port,
         eventTime,
         rule.withClockSkewGuard(ClockSkewGuard.allowingFutureSkew(maxFutureSkew)),
-        endWhenClosed);
+        endWhenClosed,
+        maxLineBytes);
   }
 
   /**
@@ -130,22 +144,41 @@ public final class ReadSocketLines extends PTransform<PBegin, PCollection<String
    * closes the connection, instead of reconnecting. The server not listening yet is still retried.
    */
   public ReadSocketLines endWhenClosed() {
-    return new ReadSocketLines(host, port, eventTime, rule, true);
+    return new ReadSocketLines(host, port, eventTime, rule, true, maxLineBytes);
+  }
+
+  /**
+   * How long a line may be, in bytes; a longer one comes as its first {@link RecordLimit#keptBytes}
+   * bytes with {@link ArrivedLine#deadReason} saying so and where it was, and is never held whole.
+   * Default {@link #DEFAULT_MAX_LINE_BYTES}.
+   */
+  public ReadSocketLines withMaxLineBytes(int maxLineBytes) {
+    if (maxLineBytes < 1) {
+      throw new IllegalArgumentException(
+          "maxLineBytes: " + maxLineBytes + " is not a length; use 1 or more bytes");
+    }
+    return new ReadSocketLines(host, port, eventTime, rule, endWhenClosed, maxLineBytes);
   }
 
   private ReadSocketLines withRule(IdleAwareWatermark newRule) {
     return new ReadSocketLines(
-        host, port, eventTime, newRule.withClockSkewGuard(rule.clockSkewGuard()), endWhenClosed);
+        host,
+        port,
+        eventTime,
+        newRule.withClockSkewGuard(rule.clockSkewGuard()),
+        endWhenClosed,
+        maxLineBytes);
   }
 
   @Override
-  public PCollection<String> expand(PBegin input) {
+  public PCollection<ArrivedLine> expand(PBegin input) {
     ReadSocketLinesFn read =
         new ReadSocketLinesFn(
             host + ":" + port + "#" + UUID.randomUUID(),
             host,
             port,
             endWhenClosed,
+            maxLineBytes,
             eventTime,
             rule);
     return input.apply("Start", Impulse.create()).apply("ReadLines", ParDo.of(read));

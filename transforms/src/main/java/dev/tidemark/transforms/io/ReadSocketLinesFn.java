@@ -1,9 +1,12 @@
 package dev.tidemark.transforms.io;
 
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.watermark.IdleAwareWatermark;
 import dev.tidemark.transforms.watermark.IdleAwareWatermarkEstimator;
 import dev.tidemark.transforms.watermark.InputProgress;
 import dev.tidemark.transforms.watermark.InputProgressCoder;
+import dev.tidemark.transforms.watermark.Watermarks;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.range.OffsetRange;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -21,7 +24,7 @@ import org.joda.time.Instant;
  * SocketLineReaders} between bundles, held by every instance of this DoFn from setup to teardown.
  */
 @DoFn.UnboundedPerElement
-final class ReadSocketLinesFn extends DoFn<byte[], String> {
+final class ReadSocketLinesFn extends DoFn<byte[], ArrivedLine> {
 
   private static final Duration POLL_DELAY = Duration.millis(100);
 
@@ -29,6 +32,7 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
   private final String host;
   private final int port;
   private final boolean endWhenClosed;
+  private final int maxLineBytes;
   private final SerializableFunction<String, @Nullable Instant> eventTime;
   private final IdleAwareWatermark rule;
 
@@ -37,12 +41,14 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
       String host,
       int port,
       boolean endWhenClosed,
+      int maxLineBytes,
       SerializableFunction<String, @Nullable Instant> eventTime,
       IdleAwareWatermark rule) {
     this.sourceId = sourceId;
     this.host = host;
     this.port = port;
     this.endWhenClosed = endWhenClosed;
+    this.maxLineBytes = maxLineBytes;
     this.eventTime = eventTime;
     this.rule = rule;
   }
@@ -87,16 +93,21 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
   public ProcessContinuation processElement(
       RestrictionTracker<OffsetRange, Long> tracker,
       WatermarkEstimator<InputProgress> watermark,
-      OutputReceiver<String> out) {
+      OutputReceiver<ArrivedLine> out) {
     SocketLineReader reader =
-        SocketLineReaders.reader(sourceId, () -> new SocketLineReader(host, port, !endWhenClosed));
+        SocketLineReaders.reader(
+            sourceId, () -> new SocketLineReader(host, port, !endWhenClosed, maxLineBytes));
     long position = tracker.currentRestriction().getFrom();
     while (true) {
-      String line = reader.peek();
+      LineSplitter.@Nullable Line line = reader.peek();
       if (line == null) {
-        reader.fill();
+        boolean read = reader.fill();
         if (reader.peek() != null) {
           continue;
+        }
+        if (read) {
+          // Part of a long line came: hand control back, so the runner may checkpoint, and go on.
+          return ProcessContinuation.resume();
         }
         if (reader.isFinished()) {
           // Claiming past the end marks the restriction done, so the runner accepts stop().
@@ -113,12 +124,29 @@ final class ReadSocketLinesFn extends DoFn<byte[], String> {
       }
       position++;
       reader.take();
-      // A line without a usable event time must not move the watermark: the estimator observes
-      // every output's timestamp, so it goes out at the current watermark instead.
+      // A line without a usable event time, or cut for its length, must not move the watermark:
+      // the estimator observes every output's timestamp, so it goes out at the current watermark.
       @Nullable Instant timestamp =
-          rule.clockSkewGuard().admit(eventTimeOrNull(line), Instant.now());
-      out.outputWithTimestamp(line, timestamp == null ? watermark.currentWatermark() : timestamp);
+          line.whyCut() == null
+              ? rule.clockSkewGuard().admit(eventTimeOrNull(line.text()), Instant.now())
+              : null;
+      out.outputWithTimestamp(
+          arrived(line, position), timestamp == null ? watermark.currentWatermark() : timestamp);
     }
+  }
+
+  /** The line the source read as number {@code number} (from 1); a cut one says where it was. */
+  private ArrivedLine arrived(LineSplitter.Line line, long number) {
+    if (line.whyCut() == null) {
+      return ArrivedLine.live(line.text());
+    }
+    return new ArrivedLine(
+        line.text(),
+        Watermarks.MIN,
+        Event.UNKNOWN_POSITION,
+        null,
+        null,
+        line.whyCut() + " (line " + number + " read from " + host + ":" + port + ")");
   }
 
   @Teardown

@@ -28,13 +28,17 @@ final class SocketLineReader implements Closeable {
   static final Duration MIN_BACKOFF = Duration.millis(100);
   static final Duration MAX_BACKOFF = Duration.standardSeconds(5);
   private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+
+  /** How much one {@link #fill} reads at the most, so the lines it queues stay bounded. */
+  private static final long MAX_BYTES_PER_FILL = 1 << 20;
+
   private static final Logger LOG = LoggerFactory.getLogger(SocketLineReader.class);
 
   private final String host;
   private final int port;
   private final boolean reconnect;
-  private final LineSplitter splitter = new LineSplitter();
-  private final Deque<String> pending = new ArrayDeque<>();
+  private final LineSplitter splitter;
+  private final Deque<LineSplitter.Line> pending = new ArrayDeque<>();
   private final byte[] buffer = new byte[64 * 1024];
 
   private @Nullable Socket socket;
@@ -44,15 +48,19 @@ final class SocketLineReader implements Closeable {
   private boolean inOutage;
   private boolean finished;
 
-  /** {@code reconnect}: whether to connect again after the server closes the connection. */
-  SocketLineReader(String host, int port, boolean reconnect) {
+  /**
+   * {@code reconnect}: whether to connect again after the server closes the connection; {@code
+   * maxLineBytes}: how much of a line is kept ({@link LineSplitter}).
+   */
+  SocketLineReader(String host, int port, boolean reconnect, int maxLineBytes) {
     this.host = host;
     this.port = port;
     this.reconnect = reconnect;
+    this.splitter = new LineSplitter(maxLineBytes);
   }
 
   /** The oldest line read and not yet taken, or null. */
-  synchronized @Nullable String peek() {
+  synchronized LineSplitter.@Nullable Line peek() {
     return pending.peekFirst();
   }
 
@@ -63,17 +71,21 @@ final class SocketLineReader implements Closeable {
 
   /**
    * Waits up to {@link #READ_TIMEOUT} for data (connecting first if needed) and queues the lines it
-   * completes. Returns normally when there is nothing to read.
+   * completes, reading about {@link #MAX_BYTES_PER_FILL} at the most. Returns whether it read
+   * anything: a long line may take many calls before it completes a line.
    */
-  synchronized void fill() {
+  synchronized boolean fill() {
     if (finished || !ensureConnected()) {
-      return;
+      return false;
     }
+    long readNow = 0;
     try {
       int read = in.read(buffer);
       while (read > 0) {
         splitter.feed(buffer, read, pending::addLast);
-        read = in.available() > 0 ? in.read(buffer) : 0;
+        readNow += read;
+        // A sender faster than the job fills the next call's queue, not this one's without end.
+        read = readNow < MAX_BYTES_PER_FILL && in.available() > 0 ? in.read(buffer) : 0;
       }
       if (read < 0) {
         disconnect("the server closed the connection");
@@ -83,6 +95,7 @@ final class SocketLineReader implements Closeable {
     } catch (IOException e) {
       disconnect(e.toString());
     }
+    return readNow > 0;
   }
 
   /** Whether the connection ended and will not be made again; only when not reconnecting. */

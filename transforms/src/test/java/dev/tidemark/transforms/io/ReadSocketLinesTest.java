@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.lessThan;
 
+import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.LineServer;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,6 +59,7 @@ class ReadSocketLinesTest {
     Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 2));
     pipeline
         .apply("ReadLines", readS1Lines(server.port(), IDLE_TIMEOUT))
+        .apply("Text", texts())
         .apply("CountPerWindow", WindowCounts.of(WINDOW))
         .apply(windows.sink());
 
@@ -120,6 +124,7 @@ class ReadSocketLinesTest {
     Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 1));
     pipeline
         .apply("ReadLines", readS1Lines(port, Duration.standardMinutes(10)))
+        .apply("Text", texts())
         .apply("CountPerWindow", WindowCounts.of(WINDOW))
         .apply(windows.sink());
 
@@ -151,6 +156,10 @@ class ReadSocketLinesTest {
     } finally {
       Runners.cancel(running);
     }
+  }
+
+  private static MapElements<ArrivedLine, String> texts() {
+    return MapElements.into(TypeDescriptors.strings()).via(ArrivedLine::text);
   }
 
   private static ReadSocketLines readS1Lines(int port, Duration idleTimeout) {

@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -57,6 +58,21 @@ public final class LineServer implements AutoCloseable {
     for (String line : lines) {
       out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
     }
+    out.flush();
+  }
+
+  /**
+   * Sends a line of {@code bytes} times {@code filler} and its newline, in reads of 64 KiB: never
+   * held whole, however long.
+   */
+  public void sendLineOf(long bytes, char filler) throws IOException {
+    OutputStream out = client.getOutputStream();
+    byte[] chunk = new byte[64 * 1024];
+    Arrays.fill(chunk, (byte) filler);
+    for (long sent = 0; sent < bytes; sent += chunk.length) {
+      out.write(chunk, 0, (int) Math.min(chunk.length, bytes - sent));
+    }
+    out.write('\n');
     out.flush();
   }
 
