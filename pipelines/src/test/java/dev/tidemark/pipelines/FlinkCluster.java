@@ -33,8 +33,12 @@ final class FlinkCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TASK_MANAGER = "taskmanager";
 
+  /** How many ports the nodes' Prometheus reporters may take, from the first one free. */
+  private static final int PROMETHEUS_PORTS = 8;
+
   private final ChildJvms jvms;
   private final int restPort;
+  private final int prometheusPort;
 
   private final int taskManagers;
   private Process jobManager;
@@ -42,9 +46,10 @@ final class FlinkCluster implements AutoCloseable {
   /** The TaskManagers in the order they started, the dead among them. */
   private final List<Process> taskManagerProcesses = new ArrayList<>();
 
-  private FlinkCluster(ChildJvms jvms, int restPort, int taskManagers) {
+  private FlinkCluster(ChildJvms jvms, int restPort, int prometheusPort, int taskManagers) {
     this.jvms = jvms;
     this.restPort = restPort;
+    this.prometheusPort = prometheusPort;
     this.taskManagers = taskManagers;
   }
 
@@ -59,7 +64,8 @@ final class FlinkCluster implements AutoCloseable {
   private static FlinkCluster startOnFreePorts(int taskManagers) throws Exception {
     ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-flink-");
     int restPort = LineServer.freePort();
-    FlinkCluster cluster = new FlinkCluster(jvms, restPort, taskManagers);
+    int prometheusPort = LineServer.freePort();
+    FlinkCluster cluster = new FlinkCluster(jvms, restPort, prometheusPort, taskManagers);
     try {
       // The nodes' temporary files (the job's jar, 200 MB, the RPC jar Flink unpacks, spilled
       // data) go in the cluster's directory, which close() deletes: a TaskManager that a test
@@ -68,6 +74,7 @@ final class FlinkCluster implements AutoCloseable {
       Files.writeString(
           jvms.directory().resolve("flink-conf.yaml"),
           FlinkNodes.configuration(restPort, LineServer.freePort())
+              + FlinkNodes.prometheusReporter(prometheusPort, prometheusPort + PROMETHEUS_PORTS - 1)
               + "io.tmp.dirs: "
               + temporary
               + "\n");
@@ -107,6 +114,29 @@ final class FlinkCluster implements AutoCloseable {
                 .build(),
             HttpResponse.BodyHandlers.ofString())
         .body();
+  }
+
+  /**
+   * What the nodes' Prometheus reporters serve, as a Prometheus server scrapes them: the text of
+   * every {@code /metrics} that answers in the reporters' port range, one after another.
+   */
+  String scrapePrometheus() throws InterruptedException {
+    StringBuilder scraped = new StringBuilder();
+    for (int port = prometheusPort; port < prometheusPort + PROMETHEUS_PORTS; port++) {
+      try {
+        scraped.append(
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body());
+      } catch (IOException noReporterThere) {
+        // No node took this port of the range.
+      }
+    }
+    return scraped.toString();
   }
 
   /**

@@ -52,6 +52,11 @@ class FlinkClusterIT {
   private static final Pattern SUBMITTED =
       Pattern.compile("tidemark: submitted job ([0-9a-f]{32}) to (.+)");
 
+  /** A series of tidemark's records-in counter as Flink's Prometheus reporter names it. */
+  private static final Pattern PROMETHEUS_RECORDS_IN =
+      Pattern.compile(
+          "(?m)^flink_taskmanager_job_task_operator_tidemark_recordsIn(\\{.*\\}) (\\S+)$");
+
   private static final Pattern CANCELLED_SUMMARY =
       Pattern.compile(
           "tidemark: (\\d+) records in, (\\d+) results out, \\d+ late, \\d+ dead letters"
@@ -152,7 +157,16 @@ class FlinkClusterIT {
       assertThat(cluster.jobState(detachedJob), equalTo("RUNNING"));
       assertThat(cluster.jobState(waitingJob), equalTo("RUNNING"));
       awaitRecordsShownByRest(cluster, waitingJob);
-      // (3) A cancel from the REST API, as the Web UI's button sends it, ends the waiting client
+      // (3) Prometheus, scraping the nodes' reporters, sees the same counter of the same job.
+      Matcher scraped = PROMETHEUS_RECORDS_IN.matcher(cluster.scrapePrometheus());
+      List<Double> counts = new ArrayList<>();
+      while (scraped.find()) {
+        if (scraped.group(1).contains("job_id=\"" + waitingJob + "\"")) {
+          counts.add(Double.parseDouble(scraped.group(2)));
+        }
+      }
+      assertThat(counts.stream().mapToDouble(Double::doubleValue).sum(), greaterThan(0.0));
+      // (4) A cancel from the REST API, as the Web UI's button sends it, ends the waiting client
       // with the counts up to the cancel and exit 0: no trace.
       cluster.cancelJobs();
       assertEndsWell(waiting);

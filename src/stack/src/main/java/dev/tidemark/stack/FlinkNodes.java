@@ -76,4 +76,19 @@ public final class FlinkNodes {
         "metrics.fetcher.update-interval: 1000",
         "");
   }
+
+  /**
+   * The lines of {@code flink-conf.yaml} that make every node serve its metrics, tidemark's among
+   * them, to Prometheus at {@code http://HOST:PORT/metrics}: each node takes the first free port of
+   * {@code firstPort} to {@code lastPort}. Flink's reporter listens on every interface; it has no
+   * option to bind one.
+   */
+  public static String prometheusReporter(int firstPort, int lastPort) {
+    return String.join(
+        "\n",
+        "metrics.reporter.prom.factory.class:"
+            + " org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
+        "metrics.reporter.prom.port: " + firstPort + "-" + lastPort,
+        "");
+  }
 }

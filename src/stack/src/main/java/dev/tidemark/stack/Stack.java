@@ -36,7 +36,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Maven artifacts alone ({@code src/stack/stack}):
  *
  * <pre>
- * stack start [--dir=DIR] [--kafkaPort=9092] [--flinkPort=8081] [--taskManagers=2]
+ * stack start [--dir=DIR] [--kafkaPort=9092] [--flinkPort=8081] [--prometheusPort=9249]
+ *             [--taskManagers=2]
  * stack topic NAME PARTITIONS        creates a topic
  * stack produce TOPIC FILE           sends each line of FILE as a record
  * stack consume TOPIC [--seconds=10] prints every record, until none came for that long
@@ -121,8 +122,11 @@ public final class Stack {
     }
     List<Process> nodes = new ArrayList<>();
     nodes.add(launch("kafka", "-Xmx512m", KafkaNode.BROKER, serverProperties.toString()));
+    int prometheusPort = port("prometheusPort", 9249);
     Files.writeString(
-        directory.resolve("flink-conf.yaml"), FlinkNodes.configuration(flinkPort, port("", 0)));
+        directory.resolve("flink-conf.yaml"),
+        FlinkNodes.configuration(flinkPort, port("", 0))
+            + FlinkNodes.prometheusReporter(prometheusPort, prometheusPort + taskManagers));
     nodes.add(launchFlinkNode("jobmanager", FlinkNodes.JOB_MANAGER));
     for (int i = 1; i <= taskManagers; i++) {
       nodes.add(launchFlinkNode("taskmanager" + i, FlinkNodes.TASK_MANAGER));
@@ -140,6 +144,12 @@ public final class Stack {
     System.out.println("kafka: " + state.getProperty("kafka"));
     System.out.println(
         "flink: " + state.getProperty("flink") + " (Web UI: http://localhost:" + flinkPort + ")");
+    System.out.println(
+        "prometheus: http://localhost:"
+            + prometheusPort
+            + "-"
+            + (prometheusPort + taskManagers)
+            + "/metrics (one port a node, the JobManager first)");
     System.out.println("logs:  " + directory);
   }
 
