@@ -25,15 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * tidemark's metrics of a running job, read through Flink's REST API the way a user's dashboard
  * would: {@code count --webUi=PORT} serves the Web UI and the API on 127.0.0.1, and while a paced
- * replay runs (25 s), the recording's records read, watermark, newest event time and lag, and the
+ * replay runs (15 s), the recording's records read, watermark, newest event time and lag, and the
  * records counted in, rise as the job goes.
  */
 class MetricsThroughRestIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The recording's name, "generator (100000 records, seed 4)", as Flink's metrics spell it. */
-  private static final String RECORDING = "generator_(100000_records__seed_4)";
+  /** The recording's name, "generator (60000 records, seed 4)", as Flink's metrics spell it. */
+  private static final String RECORDING = "generator_(60000_records__seed_4)";
 
   @TempDir Path directory;
 
@@ -48,7 +48,7 @@ class MetricsThroughRestIT {
     Process run =
         TidemarkJar.run(
                 "count",
-                "--source=generator:records=100000,keys=3,rate=4000,seed=4",
+                "--source=generator:records=60000,keys=3,rate=4000,seed=4",
                 "--webUi=" + port,
                 "--sink=file:" + directory.resolve("results.json"))
             .redirectOutput(directory.resolve("run.log").toFile())

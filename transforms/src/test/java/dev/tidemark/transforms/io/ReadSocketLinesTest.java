@@ -12,6 +12,7 @@ import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.LineServer;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import dev.tidemark.transforms.testing.WindowCounts;
 import java.io.IOException;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
@@ -31,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * Scenario S1 end to end: the user's own lines from a real socket, counted per key in 5 s
  * event-time windows, on the DirectRunner and on embedded Flink at parallelism 2.
  */
+@Order(SuiteOrder.LONGEST_FIRST)
 class ReadSocketLinesTest {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReadSocketLinesTest.class);

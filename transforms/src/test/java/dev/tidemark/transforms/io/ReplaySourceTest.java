@@ -12,6 +12,7 @@ import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.CountedOutputs;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -30,6 +31,7 @@ import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -42,6 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * order predicts; and the live rules, applied to a source faster than any live one, lose nothing.
  * Every pane of a replay is checked in {@code ReplayTest}.
  */
+@Order(SuiteOrder.LONGEST_FIRST)
 class ReplaySourceTest {
 
   private static final Duration OUT_OF_ORDERNESS = Duration.standardSeconds(2);

@@ -27,6 +27,7 @@ import dev.tidemark.transforms.testing.InMemoryLines;
 import dev.tidemark.transforms.testing.ReplayReference;
 import dev.tidemark.transforms.testing.ReplayReference.Recording;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -50,6 +52,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ReplayReference} computes from the recording, on the DirectRunner and on embedded Flink at
  * parallelism 1, 2 and 4, for a count and for a join.
  */
+@Order(SuiteOrder.LONGEST_FIRST)
 class ReplayTest {
 
   private static final Duration OUT_OF_ORDERNESS = Duration.standardSeconds(2);

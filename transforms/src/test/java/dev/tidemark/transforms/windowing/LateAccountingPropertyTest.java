@@ -10,6 +10,7 @@ import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.CountedOutputs;
 import dev.tidemark.transforms.testing.PresetCountPerWindow;
 import dev.tidemark.transforms.testing.Runners;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.joda.time.Duration;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,6 +50,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>The streams are independent, and run two at a time.
  */
 @Execution(ExecutionMode.CONCURRENT)
+@Order(SuiteOrder.LONGEST_FIRST)
 class LateAccountingPropertyTest {
 
   private static final EventTimeWindowing WINDOWING =

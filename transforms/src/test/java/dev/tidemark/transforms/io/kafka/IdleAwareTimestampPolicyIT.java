@@ -11,6 +11,7 @@ import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import dev.tidemark.transforms.testing.WindowCounts;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,12 @@ import org.apache.beam.sdk.io.kafka.CustomTimestampPolicyWithLimitedDelay;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.io.kafka.TimestampPolicyFactory;
 import org.apache.beam.sdk.transforms.Values;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
@@ -41,6 +44,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ExtendWith(SharedKafkaBroker.class)
 @Execution(ExecutionMode.CONCURRENT)
+@Order(SuiteOrder.LONGEST_FIRST)
 class IdleAwareTimestampPolicyIT {
 
   private static final Duration WINDOW = Duration.standardSeconds(5);
@@ -69,7 +73,8 @@ class IdleAwareTimestampPolicyIT {
                         CsvEventFormat.keyAndTime().eventTimes().apply(record.getKV().getValue()))
                 .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
                 .withIdleTimeout(IDLE_TIMEOUT),
-            windows);
+            windows,
+            new Collected());
 
     PipelineResult running = pipeline.run();
     try {
@@ -97,36 +102,49 @@ class IdleAwareTimestampPolicyIT {
                 record -> CsvEventFormat.keyAndTime().eventTimes().apply(record.getKV().getValue()),
                 OUT_OF_ORDERNESS,
                 previousWatermark);
-    Pipeline pipeline = countPerWindow(topic, beams, windows);
+    Collected read = new Collected();
+    Pipeline pipeline = countPerWindow(topic, beams, windows, read);
 
     PipelineResult running = pipeline.run();
     try {
-      // (1) Far longer than tidemark needs above: still not a single window.
-      windows.awaitUntil(r -> !r.isEmpty(), 20_000);
+      // (1) The job reads every record.
+      assertThat(read.awaitUntil(r -> r.size() >= S1_LINES.size(), 120_000), equalTo(true));
+      // (2) Then, for three idle timeouts, when tidemark's policy above closes every window
+      // within one (and the watermark's cadence): not a single window, since the nine empty
+      // partitions hold Beam's watermark at the minimum.
+      windows.awaitUntil(r -> !r.isEmpty(), 3 * IDLE_TIMEOUT.getMillis());
       assertThat(windows.snapshot(), empty());
     } finally {
       Runners.cancel(running);
     }
   }
 
+  /**
+   * Reads {@code topic} with {@code policy}: the values as they are read into {@code read}, and the
+   * counts per window into {@code windows}.
+   */
   private static Pipeline countPerWindow(
-      String topic, TimestampPolicyFactory<String, String> policy, Collected windows) {
+      String topic,
+      TimestampPolicyFactory<String, String> policy,
+      Collected windows,
+      Collected read) {
     Pipeline pipeline = Pipeline.create(Runners.streaming("DirectRunner", 4));
-    pipeline
-        .apply(
-            "ReadKafka",
-            KafkaIO.<String, String>read()
-                .withBootstrapServers(broker.bootstrapServers())
-                .withTopic(topic)
-                .withKeyDeserializer(StringDeserializer.class)
-                .withValueDeserializer(StringDeserializer.class)
-                .withConsumerConfigUpdates(
-                    Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"))
-                .withTimestampPolicyFactory(policy)
-                .withoutMetadata())
-        .apply("Values", Values.create())
-        .apply("CountPerWindow", WindowCounts.of(WINDOW))
-        .apply(windows.sink());
+    PCollection<String> values =
+        pipeline
+            .apply(
+                "ReadKafka",
+                KafkaIO.<String, String>read()
+                    .withBootstrapServers(broker.bootstrapServers())
+                    .withTopic(topic)
+                    .withKeyDeserializer(StringDeserializer.class)
+                    .withValueDeserializer(StringDeserializer.class)
+                    .withConsumerConfigUpdates(
+                        Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"))
+                    .withTimestampPolicyFactory(policy)
+                    .withoutMetadata())
+            .apply("Values", Values.create());
+    values.apply("CollectRead", read.sink());
+    values.apply("CountPerWindow", WindowCounts.of(WINDOW)).apply(windows.sink());
     return pipeline;
   }
 }
