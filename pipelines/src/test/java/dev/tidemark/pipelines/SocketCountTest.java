@@ -30,14 +30,7 @@ class SocketCountTest {
   void countsWhatTheSenderSentAndEndsWhenItCloses() throws Exception {
     Path out = directory.resolve("results.json");
     try (LineServer server = new LineServer()) {
-      CompletableFuture<CommandLine> run =
-          CompletableFuture.supplyAsync(
-              () ->
-                  CommandLine.run(
-                      "count",
-                      "--source=socket://127.0.0.1:" + server.port() + "?reconnect=false",
-                      "--sink=file:" + out,
-                      "--runner=DirectRunner"));
+      CompletableFuture<CommandLine> run = countFrom(server, "--sink=file:" + out);
       server.awaitClient(60, TimeUnit.SECONDS);
       server.send(List.of("01,1586489566000", "01,1586489567000", "02,1586489571000", "oops"));
       server.close();
@@ -73,14 +66,7 @@ class SocketCountTest {
     long length = 100L << 20;
     try (LineServer server = new LineServer()) {
       CompletableFuture<CommandLine> run =
-          CompletableFuture.supplyAsync(
-              () ->
-                  CommandLine.run(
-                      "count",
-                      "--source=socket://127.0.0.1:" + server.port() + "?reconnect=false",
-                      "--sink=file:" + out,
-                      "--deadLetterSink=file:" + dead,
-                      "--runner=DirectRunner"));
+          countFrom(server, "--sink=file:" + out, "--deadLetterSink=file:" + dead);
       server.awaitClient(60, TimeUnit.SECONDS);
       server.send(List.of("01,1586489566000"));
       server.sendLineOf(length, 'x');
@@ -125,15 +111,11 @@ class SocketCountTest {
     lines.add("01,1586489589000");
     try (LineServer server = new LineServer()) {
       CompletableFuture<CommandLine> run =
-          CompletableFuture.supplyAsync(
-              () ->
-                  CommandLine.run(
-                      "count",
-                      "--source=socket://127.0.0.1:" + server.port() + "?reconnect=false",
-                      "--sink=file:" + out,
-                      "--lateSink=file:" + late,
-                      "--deadLetterSink=file:" + dead,
-                      "--runner=DirectRunner"));
+          countFrom(
+              server,
+              "--sink=file:" + out,
+              "--lateSink=file:" + late,
+              "--deadLetterSink=file:" + dead);
       server.awaitClient(60, TimeUnit.SECONDS);
       server.send(lines);
       server.close();
@@ -155,5 +137,18 @@ class SocketCountTest {
           letters.get(0).get("reason").asText(),
           startsWith("event time 4102444800000 is 73 years ahead of the clock"));
     }
+  }
+
+  /**
+   * {@code count} on the DirectRunner, started beside the test, reading {@code server} until it
+   * closes, with {@code sinks}.
+   */
+  private static CompletableFuture<CommandLine> countFrom(LineServer server, String... sinks) {
+    List<String> args = new ArrayList<>();
+    args.add("count");
+    args.add("--source=socket://127.0.0.1:" + server.port() + "?reconnect=false");
+    args.addAll(List.of(sinks));
+    args.add("--runner=DirectRunner");
+    return CompletableFuture.supplyAsync(() -> CommandLine.run(args.toArray(String[]::new)));
   }
 }
