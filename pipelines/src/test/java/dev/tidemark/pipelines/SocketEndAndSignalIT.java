@@ -1,8 +1,12 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.not;
 
 import dev.tidemark.transforms.testing.LineServer;
@@ -13,6 +17,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +42,12 @@ class SocketEndAndSignalIT {
           "b," + (BASE + 2000),
           "a," + (BASE + 6000),
           "b," + (BASE + 7000));
+
+  /** The summary of a run stopped by a signal: records in and results out. */
+  private static final Pattern STOPPED_SUMMARY =
+      Pattern.compile(
+          "tidemark: (\\d+) records in, (\\d+) results out, \\d+ late, \\d+ dead letters"
+              + Pattern.quote(" (stopped by a signal: counts up to the stop)"));
 
   @TempDir Path directory;
 
@@ -105,6 +117,46 @@ class SocketEndAndSignalIT {
       } finally {
         run.destroyForcibly();
       }
+    }
+  }
+
+  /**
+   * (1) A replay paced at 4,000 records a second, 80,000 in all, is stopped once a sixth of its
+   * windows are written, about halfway through its records (its panes come a few seconds behind
+   * what it reads); (2) its summary counts what it did up to the stop, from the counters Flink last
+   * reported: never zeros for work that was done, never more than was written, and less than the
+   * whole recording.
+   */
+  @Test
+  void sigtermHalfwayThroughAReplaySumsUpWhatItProcessed() throws Exception {
+    Path log = directory.resolve("replay.log");
+    Path results = directory.resolve("replay-results.json");
+    Process run =
+        TidemarkJar.run(
+                "count",
+                "--source=generator:records=80000,keys=3,rate=4000,seed=9",
+                "--sink=file:" + results)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      // 80,000 records 10 ms apart in 3 keys: 160 windows of 5 s a key, 480 in all.
+      awaitUntil(log, () -> Files.exists(results) && Outputs.read(results).size() >= 80);
+      run.destroy();
+      boolean stopped = run.waitFor(1, TimeUnit.MINUTES);
+      String output = Files.readString(log);
+      assertThat("stops within 1 min; its log:\n" + output, stopped, equalTo(true));
+      assertThat("the JVM's exit status for SIGTERM", run.exitValue(), equalTo(143));
+      Matcher summary = STOPPED_SUMMARY.matcher(output);
+      assertThat(output, summary.find(), equalTo(true));
+      long recordsIn = Long.parseLong(summary.group(1));
+      long resultsOut = Long.parseLong(summary.group(2));
+      assertThat(output, recordsIn, allOf(greaterThan(0L), lessThan(80_000L)));
+      assertThat(
+          output,
+          resultsOut,
+          allOf(greaterThan(0L), lessThanOrEqualTo((long) Outputs.read(results).size())));
+    } finally {
+      run.destroyForcibly();
     }
   }
 

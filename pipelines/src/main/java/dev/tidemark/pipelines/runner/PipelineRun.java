@@ -350,10 +350,13 @@ public final class PipelineRun {
       job.get().cancel();
       err.println(RunSummary.of(counters) + STOPPED_NOTE);
     } catch (IOException e) {
-      err.println("tidemark: stopped by a signal; Flink's REST API did not answer: " + e);
+      err.println(
+          "tidemark: stopped by a signal; counts unknown: Flink's REST API did not answer ("
+              + e
+              + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      err.println("tidemark: stopped by a signal; interrupted while reading the counts");
+      err.println("tidemark: stopped by a signal; counts unknown: interrupted while reading them");
     }
   }
 
