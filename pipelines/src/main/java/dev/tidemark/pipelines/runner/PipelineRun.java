@@ -4,10 +4,15 @@ import dev.tidemark.pipelines.config.TidemarkOptions;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.beam.runners.direct.DirectRunner;
@@ -36,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *       through the REST API, embedded or on a cluster) and the summary of what it processed so far
  *       is printed, marked as stopped; the JVM exits with 128 + the signal's number (143 for
  *       SIGTERM, 130 for Ctrl-C). On Flink the counts are read once two readings one refresh of the
- *       REST API apart agree: those of every bundle that had ended at the stop.
+ *       REST API apart agree: those of every bundle that had ended at the stop. A job that ended by
+ *       itself as the signal came takes its embedded REST API with it: the summary is then the
+ *       job's own; otherwise, when the REST API does not answer, it says the counts are unknown.
  *   <li>On a cluster the client prints the job's id and Web UI page once the cluster lists it, and
  *       with {@code --detached} returns then. Otherwise it reads the job's counters through the
  *       REST API once a second: a cancel from the REST API or Web UI ends the FlinkRunner's client
@@ -57,6 +64,9 @@ public final class PipelineRun {
    */
   static final int STOPPED = 130;
 
+  /** How long a stop whose REST API did not answer waits for the job's own end. */
+  private static final Duration ENDED_WAIT = Duration.ofSeconds(3);
+
   /** How many readings of the counters {@link #settledCounters} makes at the most. */
   private static final int MAX_SETTLING_READS = 10;
 
@@ -72,6 +82,12 @@ public final class PipelineRun {
 
   /** A cluster job's counters as its REST API showed them last; none before it is asked. */
   private final AtomicReference<Map<String, Long>> lastReported = new AtomicReference<>(Map.of());
+
+  /**
+   * The summary of a Flink job that ended by itself, once its result is in: what a stop says when
+   * the signal came as the job ended, and its embedded cluster, REST API and all, went with it.
+   */
+  private final CompletableFuture<String> endedBySelf = new CompletableFuture<>();
 
   /** Where the job's Flink REST API answers, if that is known; set before a Flink run starts. */
   private volatile Optional<String> restAddress = Optional.empty();
@@ -155,8 +171,10 @@ public final class PipelineRun {
     try {
       PipelineResult result = pipeline.run();
       PipelineResult.State state = result.waitUntilFinish();
+      String summary = RunSummary.of(result);
+      endedBySelf.complete(summary);
       if (summarized.compareAndSet(false, true)) {
-        err.println(RunSummary.of(result));
+        err.println(summary);
       }
       return state == PipelineResult.State.DONE ? 0 : FAILED;
     } catch (RuntimeException e) {
@@ -343,6 +361,12 @@ public final class PipelineRun {
     }
     Optional<FlinkJob> job = job();
     if (job.isEmpty()) {
+      // No job runs, or none answers: it ended by itself as the signal came, or had not started.
+      err.println(
+          summaryOfAJobThatEnded()
+              .orElse(
+                  "tidemark: stopped by a signal; counts unknown: no running job answered on"
+                      + " Flink's REST API (it may not have started yet)"));
       return;
     }
     try {
@@ -351,12 +375,29 @@ public final class PipelineRun {
       err.println(RunSummary.of(counters) + STOPPED_NOTE);
     } catch (IOException e) {
       err.println(
-          "tidemark: stopped by a signal; counts unknown: Flink's REST API did not answer ("
-              + e
-              + ")");
+          summaryOfAJobThatEnded()
+              .orElse(
+                  "tidemark: stopped by a signal; counts unknown: Flink's REST API did not answer ("
+                      + e
+                      + ")"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println("tidemark: stopped by a signal; counts unknown: interrupted while reading them");
+    }
+  }
+
+  /**
+   * The summary of the job, if it ended by itself within a few seconds: a REST API that does not
+   * answer a stop may be that of an embedded cluster that closed as its job finished.
+   */
+  private Optional<String> summaryOfAJobThatEnded() {
+    try {
+      return Optional.of(endedBySelf.get(ENDED_WAIT.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (TimeoutException | ExecutionException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
     }
   }
 
