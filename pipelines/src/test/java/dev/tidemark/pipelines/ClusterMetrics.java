@@ -12,9 +12,10 @@ final class ClusterMetrics {
 
   /**
    * Submits {@code metrics} from {@code topic} to {@code resultsTopic}, at parallelism 2 unless
-   * {@code options} say otherwise, closing the last windows 3 s after the input goes quiet; late
-   * records and dead letters go to files in {@code directory} unless {@code options} say otherwise
-   * (a cluster's stdout is its log), and the client's output to {@code <topic>.log} there.
+   * {@code options} say otherwise, closing the last windows 3 s after the input goes quiet unless
+   * they give another {@code --idleTimeout}; late records and dead letters go to files in {@code
+   * directory} unless {@code options} say otherwise (a cluster's stdout is its log), and the
+   * client's output to {@code <topic>.log} there.
    */
   static Process submit(
       FlinkCluster cluster,
@@ -29,9 +30,9 @@ final class ClusterMetrics {
             List.of(
                 "metrics",
                 "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-                "--sink=kafka://" + broker.bootstrapServers() + "/" + resultsTopic,
-                "--idleTimeout=3s"));
+                "--sink=kafka://" + broker.bootstrapServers() + "/" + resultsTopic));
     args.addAll(List.of(options));
+    addUnlessGiven(args, "--idleTimeout=", "3s");
     addUnlessGiven(args, "--parallelism=", "2");
     addUnlessGiven(args, "--lateSink=", "file:" + directory.resolve(topic + "-late.json"));
     addUnlessGiven(args, "--deadLetterSink=", "file:" + directory.resolve(topic + "-dead.json"));

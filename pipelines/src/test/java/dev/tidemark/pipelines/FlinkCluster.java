@@ -190,6 +190,47 @@ final class FlinkCluster implements AutoCloseable {
     return Optional.ofNullable(latest);
   }
 
+  /**
+   * Stops the job submitted last with a savepoint in {@code directory}, as {@code flink stop
+   * --savepointPath} does, and returns where the savepoint is once it is complete.
+   */
+  String stopTheLatestJobWithASavepoint(Path directory) throws Exception {
+    String job = latestJob().orElseThrow().path("jid").asText();
+    String body =
+        JSON.createObjectNode()
+            .put("targetDirectory", directory.toUri().toString())
+            .put("drain", false)
+            .toString();
+    String trigger =
+        JSON.readTree(
+                HttpClient.newHttpClient()
+                    .send(
+                        HttpRequest.newBuilder(
+                                URI.create(
+                                    "http://127.0.0.1:" + restPort + "/jobs/" + job + "/stop"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                    .body())
+            .path("request-id")
+            .asText();
+    long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      JsonNode status = JSON.readTree(rest("/jobs/" + job + "/savepoints/" + trigger));
+      if (status.path("status").path("id").asText().equals("COMPLETED")) {
+        JsonNode operation = status.path("operation");
+        if (operation.has("failure-cause")) {
+          throw new AssertionError("the savepoint failed: " + operation);
+        }
+        return operation.path("location").asText();
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("the savepoint of " + job + " did not complete in time");
+  }
+
   /** Cancels every job the cluster runs, as a user does in the Web UI. */
   void cancelJobs() throws IOException, InterruptedException {
     FlinkRest.cancelJobs(master());

@@ -10,15 +10,22 @@ import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Order;
@@ -182,6 +189,147 @@ class KafkaOnFlinkClusterIT {
       submit.destroyForcibly();
       sender.shutdownNow();
     }
+  }
+
+  /**
+   * An upgrade as the README tells it: (1) the job reads the first 600 of 1,000 records and writes
+   * the windows their watermark closes, one row each ({@code --emit=final}); (2) it is stopped with
+   * a savepoint while later windows are open, and the client ends with exit 0; (3) the rest of the
+   * records come, with a record an hour later that closes every window; (4) the same jar and
+   * options with {@code --savepointPath} restore it. Every window then has exactly one row, with
+   * the count of all its records, those read before the stop and those after: none lost, none
+   * doubled.
+   */
+  @Test
+  void anUpgradeThroughASavepointLosesNoWindowAndDoublesNone(
+      KafkaBroker broker, FlinkCluster cluster) throws Exception {
+    String topic = "upgrade";
+    broker.createTopic(topic, 2);
+    broker.createTopic(topic + "-per-second", 1);
+    List<String> lines = MetricsRows.records(1000, 33);
+    Map<String, Long> expected = MetricsRows.expected(lines);
+    List<String> first = lines.subList(0, 600);
+    sendToBothPartitions(broker, topic, first);
+    String[] options = {
+      "--idleTimeout=2m", "--emit=final", "--checkpointingInterval=1000", "--parallelism=2"
+    };
+
+    Process before =
+        ClusterMetrics.submit(cluster, broker, directory, topic, topic + "-per-second", options);
+    Map<String, Integer> rows = new TreeMap<>();
+    Map<String, Long> counts = new TreeMap<>();
+    String savepoint;
+    try {
+      // (1) The windows that the first records' watermark closes (2 s behind the newest record of
+      // each partition) are written: every record before the stop has been read.
+      long watermark = Math.min(newestEventTime(first, 0), newestEventTime(first, 1)) - 2000;
+      Set<String> closedBeforeTheStop = new TreeSet<>();
+      for (String window : expected.keySet()) {
+        if (windowEnd(window) <= watermark) {
+          closedBeforeTheStop.add(window);
+        }
+      }
+      readRows(broker, topic, rows, counts, () -> rows.keySet().containsAll(closedBeforeTheStop));
+      assertThat(rows.keySet(), equalTo(closedBeforeTheStop));
+      // (2) A savepoint, and the job ends with it.
+      savepoint = cluster.stopTheLatestJobWithASavepoint(directory.resolve("savepoints"));
+      assertThat(
+          Files.readString(directory.resolve(topic + ".log")),
+          before.waitFor(2, TimeUnit.MINUTES) && before.exitValue() == 0,
+          equalTo(true));
+    } finally {
+      before.destroyForcibly();
+    }
+
+    // (3) The rest of the records, and one an hour later on each partition, closing every window.
+    sendToBothPartitions(broker, topic, lines.subList(600, lines.size()));
+    long anHourLater = newestEventTime(lines, 0) + Duration.ofHours(1).toMillis();
+    for (int partition = 0; partition < 2; partition++) {
+      broker.send(
+          topic,
+          partition,
+          List.of(
+              "{\"t\":" + anHourLater + ",\"st\":\"DIRECT\",\"i\":\"closer\",\"op\":\"es_sink\"}"));
+    }
+    // (4) The upgraded job, from the savepoint.
+    String[] restoring = Arrays.copyOf(options, options.length + 1);
+    restoring[options.length] = "--savepointPath=" + savepoint;
+    Process after =
+        ClusterMetrics.submit(cluster, broker, directory, topic, topic + "-per-second", restoring);
+    try {
+      readRows(broker, topic, rows, counts, () -> rows.keySet().containsAll(expected.keySet()));
+      JsonNode restored = JSON.readTree(cluster.checkpoints()).path("latest").path("restored");
+      assertThat(restored.toString(), restored.path("is_savepoint").asBoolean(), equalTo(true));
+    } finally {
+      after.destroyForcibly();
+    }
+    Map<String, Integer> once = new TreeMap<>();
+    expected.keySet().forEach(window -> once.put(window, 1));
+    assertThat(rows, equalTo(once));
+    assertThat(counts, equalTo(expected));
+  }
+
+  /** Sends {@code lines} alternately to partitions 0 and 1 of {@code topic}, in order. */
+  private static void sendToBothPartitions(KafkaBroker broker, String topic, List<String> lines)
+      throws Exception {
+    for (int partition = 0; partition < 2; partition++) {
+      List<String> ofPartition = new ArrayList<>();
+      for (int i = partition; i < lines.size(); i += 2) {
+        ofPartition.add(lines.get(i));
+      }
+      broker.send(topic, partition, ofPartition);
+    }
+  }
+
+  /** The newest event time of the records of {@code lines} that go to {@code partition}. */
+  private static long newestEventTime(List<String> lines, int partition) {
+    long newest = Long.MIN_VALUE;
+    for (int i = partition; i < lines.size(); i += 2) {
+      Matcher t = EVENT_TIME.matcher(lines.get(i));
+      if (t.find()) {
+        newest = Math.max(newest, Long.parseLong(t.group(1)));
+      }
+    }
+    return newest;
+  }
+
+  /**
+   * The end of the window of a row's key, {@code index|yyyy-MM-dd HH:mm:ss|op}, in epoch millis.
+   */
+  private static long windowEnd(String window) {
+    return LocalDateTime.parse(window.split("\\|")[1].replace(' ', 'T'))
+        .toInstant(ZoneOffset.UTC)
+        .toEpochMilli();
+  }
+
+  /**
+   * Reads the results topic from its start until {@code done}: how many rows each window has in
+   * {@code rows}, and its count in {@code counts} (both filled anew).
+   */
+  private static void readRows(
+      KafkaBroker broker,
+      String topic,
+      Map<String, Integer> rows,
+      Map<String, Long> counts,
+      BooleanSupplier done) {
+    rows.clear();
+    counts.clear();
+    TopicValues.read(
+        broker.bootstrapServers(),
+        topic + "-per-second",
+        Duration.ofMinutes(2),
+        value -> {
+          JsonNode row = MetricsRows.readJson(value);
+          String window =
+              row.get("index_name").asText()
+                  + "|"
+                  + row.get("event_time_log").asText()
+                  + "|"
+                  + row.get("op_type").asText();
+          rows.merge(window, 1, Integer::sum);
+          counts.put(window, row.get("count_result").asLong());
+        },
+        done);
   }
 
   /**

@@ -29,6 +29,9 @@ final class Help {
           + "      Flink: restarts after a failure before the job fails (-1: Flink's default)\n"
           + "  --executionRetryDelay=-1\n"
           + "      Flink: milliseconds between a failure and the restart (-1: Flink's default)\n"
+          + "  --savepointPath=<none>\n"
+          + "      Flink, a cluster: start the job from this savepoint (taken with Flink's stop\n"
+          + "      --savepointPath), with the same jar and options, to upgrade without losing a window\n"
           + "  --flinkConfDir=<none>\n"
           + "      Flink: a directory with your own flink-conf.yaml for an embedded run (by\n"
           + "      default it listens on 127.0.0.1 only and deletes its files at the end)\n";

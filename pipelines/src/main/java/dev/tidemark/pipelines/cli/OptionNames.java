@@ -32,6 +32,7 @@ final class OptionNames {
           "numberOfExecutionRetries",
           "executionRetryDelay",
           "flinkConfDir",
+          "savepointPath",
           "fasterCopy");
 
   /** The runner options that only Flink uses: the DirectRunner would ignore them. */
@@ -43,6 +44,7 @@ final class OptionNames {
           "numberOfExecutionRetries",
           "executionRetryDelay",
           "flinkConfDir",
+          "savepointPath",
           "webUi",
           "detached");
 

@@ -41,6 +41,11 @@ public final class RunPreparation {
         throw new ConfigurationException(
             "--detached: only for a cluster (--flinkMaster=HOST:PORT); an embedded run ends with"
                 + " this process");
+      } else if (options.getSavepointPath() != null) {
+        // Beam's FlinkRunner restores from a savepoint only the jobs it submits to a cluster.
+        throw new ConfigurationException(
+            "--savepointPath: only for a cluster (--flinkMaster=HOST:PORT); an embedded run starts"
+                + " empty, and a replay of a recording needs no savepoint");
       }
       EmbeddedFlink.configure(options);
     }
