@@ -149,7 +149,7 @@ public final class Stack {
             + prometheusPort
             + "-"
             + (prometheusPort + taskManagers)
-            + "/metrics (one port a node, the JobManager first)");
+            + "/metrics (one port a node, in the order they bind)");
     System.out.println("logs:  " + directory);
   }
 
