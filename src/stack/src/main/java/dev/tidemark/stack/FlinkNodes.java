@@ -74,6 +74,11 @@ public final class FlinkNodes {
         "heartbeat.interval: 2000",
         // The REST API (the Web UI, tidemark's client) shows metrics at most 1 s old, not 10.
         "metrics.fetcher.update-interval: 1000",
+        // The REST API's metric fetcher starts no new fetch while one is under way, and waits for
+        // each TaskManager's answer for web.timeout: by default 10 minutes, during which a
+        // TaskManager that died as it was asked leaves every job without metrics. 20 s, for every
+        // REST call: an answer under load takes milliseconds, a submission a few seconds.
+        "web.timeout: 20000",
         "");
   }
 
