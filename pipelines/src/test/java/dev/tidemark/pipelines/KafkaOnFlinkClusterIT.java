@@ -10,8 +10,6 @@ import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -225,7 +223,7 @@ class KafkaOnFlinkClusterIT {
       long watermark = Math.min(newestEventTime(first, 0), newestEventTime(first, 1)) - 2000;
       Set<String> closedBeforeTheStop = new TreeSet<>();
       for (String window : expected.keySet()) {
-        if (windowEnd(window) <= watermark) {
+        if (MetricsRows.windowEnd(window) <= watermark) {
           closedBeforeTheStop.add(window);
         }
       }
@@ -294,15 +292,6 @@ class KafkaOnFlinkClusterIT {
   }
 
   /**
-   * The end of the window of a row's key, {@code index|yyyy-MM-dd HH:mm:ss|op}, in epoch millis.
-   */
-  private static long windowEnd(String window) {
-    return LocalDateTime.parse(window.split("\\|")[1].replace(' ', 'T'))
-        .toInstant(ZoneOffset.UTC)
-        .toEpochMilli();
-  }
-
-  /**
    * Reads the results topic from its start until {@code done}: how many rows each window has in
    * {@code rows}, and its count in {@code counts} (both filled anew).
    */
@@ -320,12 +309,7 @@ class KafkaOnFlinkClusterIT {
         Duration.ofMinutes(2),
         value -> {
           JsonNode row = MetricsRows.readJson(value);
-          String window =
-              row.get("index_name").asText()
-                  + "|"
-                  + row.get("event_time_log").asText()
-                  + "|"
-                  + row.get("op_type").asText();
+          String window = MetricsRows.windowOf(row);
           rows.merge(window, 1, Integer::sum);
           counts.put(window, row.get("count_result").asLong());
         },

@@ -7,6 +7,7 @@ import dev.tidemark.transforms.io.LineShape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -88,6 +89,22 @@ final class MetricsRows {
         rows -> rows.counts.equals(expected) && rows.closed.equals(expected.keySet()));
   }
 
+  /** The row's window as {@link #expected} names it: {@code index_name|event_time_log|op_type}. */
+  static String windowOf(JsonNode row) {
+    return row.get("index_name").asText()
+        + "|"
+        + row.get("event_time_log").asText()
+        + "|"
+        + row.get("op_type").asText();
+  }
+
+  /** The end of a window that {@link #expected} names, in epoch milliseconds. */
+  static long windowEnd(String window) {
+    return LocalDateTime.parse(window.split("\\|")[1], SECONDS)
+        .toInstant(ZoneOffset.UTC)
+        .toEpochMilli();
+  }
+
   /** One output row, parsed. */
   static JsonNode readJson(String value) {
     try {
@@ -133,12 +150,7 @@ final class MetricsRows {
     private final Map<String, Long> panes = new TreeMap<>();
 
     private void add(JsonNode row) {
-      String key =
-          row.get("index_name").asText()
-              + "|"
-              + row.get("event_time_log").asText()
-              + "|"
-              + row.get("op_type").asText();
+      String key = windowOf(row);
       boolean isFinal = row.get("final").asBoolean();
       long pane = row.get("pane").asLong();
       boolean later =
