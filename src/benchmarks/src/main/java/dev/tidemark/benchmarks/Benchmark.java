@@ -50,7 +50,8 @@ public final class Benchmark {
     String heap = "2g";
     boolean memory = false;
     boolean startupArchives = false;
-    Set<Variant> variants = EnumSet.allOf(Variant.class);
+    String source = "file";
+    String variantNames = null;
     Path directory = Path.of(System.getProperty("java.io.tmpdir"), "tidemark-benchmarks");
     for (String arg : args) {
       String[] nameAndValue = arg.replaceFirst("^--", "").split("=", 2);
@@ -62,14 +63,15 @@ public final class Benchmark {
         case "dir" -> directory = Path.of(nameAndValue[1]);
         case "memory" -> memory = true;
         case "startupArchives" -> startupArchives = true;
-        case "variants" -> variants = variants(nameAndValue[1]);
+        case "variants" -> variantNames = nameAndValue[1];
+        case "source" -> source = nameAndValue[1];
         default -> {
           System.err.println(
               "benchmark: --"
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
                   + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,native,beam,"
-                  + " --startupArchives or --memory");
+                  + " --source=file|kafka, --startupArchives or --memory");
           System.exit(2);
         }
       }
@@ -78,6 +80,21 @@ public final class Benchmark {
       memoryRun(directory, lines * 10, parallelism, heap);
       return;
     }
+    if (source.equals("kafka")) {
+      KafkaBenchmark.run(
+          InputFile.ensure(directory, lines),
+          KafkaBenchmark.variants(variantNames),
+          runs,
+          parallelism,
+          heap);
+      return;
+    }
+    if (!source.equals("file")) {
+      System.err.println("benchmark: --source takes file or kafka, not '" + source + "'");
+      System.exit(2);
+    }
+    Set<Variant> variants =
+        variantNames == null ? EnumSet.allOf(Variant.class) : variants(variantNames);
     if (lines <= STARTUP_LINES) {
       // The rate once running is what the long run adds to the short one: there must be more.
       System.err.printf(
@@ -236,8 +253,8 @@ public final class Benchmark {
       int parallelism,
       String heap)
       throws IOException, InterruptedException {
-    Result result = null;
-    List<String> output =
+    return resultIn(
+        variant,
         childJvm(
             heap,
             jvmOptions,
@@ -245,7 +262,12 @@ public final class Benchmark {
             variant.name(),
             input.toString(),
             Long.toString(lines),
-            Integer.toString(parallelism));
+            Integer.toString(parallelism)));
+  }
+
+  /** The result that a child JVM running {@code variant} printed. */
+  static Result resultIn(Object variant, List<String> output) {
+    Result result = null;
     for (String line : output) {
       Result parsed = Result.parse(line);
       if (parsed != null) {
@@ -263,7 +285,7 @@ public final class Benchmark {
    * JVM's temporary directory is one of its own, deleted when it exits: a Flink job that the JVM
    * ends as soon as it is done leaves the 22 MB RPC jar its MiniCluster unpacks there behind.
    */
-  private static List<String> childJvm(
+  static List<String> childJvm(
       String heap, List<String> jvmOptions, Class<?> mainClass, String... args)
       throws IOException, InterruptedException {
     Path temporary = Files.createTempDirectory("tidemark-benchmark-run");

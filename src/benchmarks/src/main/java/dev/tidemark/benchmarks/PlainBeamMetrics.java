@@ -51,7 +51,7 @@ final class PlainBeamMetrics {
         .apply("Count", Count.perElement())
         .apply("ToRow", ParDo.of(new ToRowFn()));
     pipeline.run().waitUntilFinish();
-    return new Result(lines, (System.nanoTime() - start) / 1_000_000, COUNTED.get());
+    return Result.now(lines, (System.nanoTime() - start) / 1_000_000, COUNTED.get());
   }
 
   private static final class ParseFn extends DoFn<String, String> {

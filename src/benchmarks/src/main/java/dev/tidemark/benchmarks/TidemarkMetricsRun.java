@@ -41,7 +41,7 @@ final class TidemarkMetricsRun {
         throw new IllegalStateException(
             "metrics exited " + exitCode + ": " + err.toString(StandardCharsets.UTF_8));
       }
-      return new Result(lines, millis, finalCounts(Files.readAllLines(rows)));
+      return Result.now(lines, millis, finalCounts(Files.readAllLines(rows)));
     } finally {
       Files.deleteIfExists(rows);
     }

@@ -16,7 +16,7 @@ class TableTest {
   @Test
   void eachRoundIsComparedWithItselfAndAVoidRunLeavesItsRoundOut() {
     List<Result> tidemark =
-        List.of(run(10_000), run(8_000), new Result(LINES, 9_000, LINES - 1), run(12_000));
+        List.of(run(10_000), run(8_000), new Result(LINES, 9_000, LINES - 1, 0), run(12_000));
     List<Result> other = List.of(run(9_000), run(10_000), run(9_000), run(6_000));
 
     List<Double> ratios = Table.pairedRatios(tidemark, other);
@@ -46,10 +46,10 @@ class TableTest {
   }
 
   private static Result run(long millis) {
-    return new Result(LINES, millis, LINES);
+    return new Result(LINES, millis, LINES, 0);
   }
 
   private static Result startup(long millis) {
-    return new Result(10_000, millis, 10_000);
+    return new Result(10_000, millis, 10_000, 0);
   }
 }

@@ -1,0 +1,90 @@
+package dev.tidemark.benchmarks;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Side by side on a live topic: tidemark's {@code metrics} on Kafka and the same job hand-written
+ * on Flink with its {@code KafkaSource}, each run in a JVM of its own, runs interleaved.
+ *
+ * <pre>{@code
+ * java -jar src/benchmarks/target/tidemark-benchmarks.jar --source=kafka --lines=2000000 --runs=3
+ * }</pre>
+ *
+ * <p>It starts its own broker on loopback ({@link LoopbackBroker}), fills a 2-partition topic with
+ * the benchmark file's records once, before any run is timed ({@link S5Topic}), and times each run
+ * from the first line that builds its job until its results are exact for every complete window
+ * ({@link UntilExact}): a live job never ends by itself. Each run reads the whole topic from the
+ * earliest offset with a consumer group of its own. Prints the table of {@link LiveTable}.
+ */
+final class KafkaBenchmark {
+
+  private KafkaBenchmark() {}
+
+  static void run(Path input, Set<LiveVariant> variants, int runs, int parallelism, String heap)
+      throws Exception {
+    try (LoopbackBroker broker = LoopbackBroker.start()) {
+      System.err.printf("benchmark: filling a topic with %s%n", input);
+      S5Topic topic = S5Topic.fill(broker.bootstrapServers(), input);
+      System.err.printf(
+          Locale.ROOT,
+          "benchmark: %,d records on %d partitions; %,d of them in the windows that end by %d%n",
+          topic.records(),
+          S5Topic.PARTITIONS,
+          topic.inCompleteWindows(),
+          topic.completeUpTo());
+      Map<LiveVariant, List<Result>> results = new EnumMap<>(LiveVariant.class);
+      for (int run = 1; run <= runs; run++) {
+        for (LiveVariant variant : variants) {
+          Result result = runInChildJvm(variant, topic, parallelism, heap);
+          System.err.printf(
+              Locale.ROOT,
+              "benchmark: run %d/%d %-44s %6.1f s until exact, %6.1f CPU s%s%n",
+              run,
+              runs,
+              variant.label(),
+              result.millis() / 1000.0,
+              result.cpuMillis() / 1000.0,
+              result.isValid()
+                  ? ""
+                  : " VOID: results count " + result.counted() + " of " + result.lines());
+          results.computeIfAbsent(variant, v -> new ArrayList<>()).add(result);
+        }
+      }
+      System.out.print(LiveTable.of(results, topic, parallelism));
+    }
+  }
+
+  /** The variants named in {@code --variants=tidemark,native}; both when null. */
+  static Set<LiveVariant> variants(String names) {
+    if (names == null) {
+      return EnumSet.allOf(LiveVariant.class);
+    }
+    Set<LiveVariant> variants = EnumSet.noneOf(LiveVariant.class);
+    for (String name : names.split(",")) {
+      LiveVariant variant = LiveVariant.ofOption(name.trim());
+      if (variant == null) {
+        System.err.println(
+            "benchmark: --source=kafka compares tidemark and native, not '" + name + "'");
+        System.exit(2);
+      }
+      variants.add(variant);
+    }
+    return variants;
+  }
+
+  private static Result runInChildJvm(
+      LiveVariant variant, S5Topic topic, int parallelism, String heap) throws Exception {
+    List<String> args = new ArrayList<>(List.of(variant.name(), Integer.toString(parallelism)));
+    args.addAll(topic.args());
+    return Benchmark.resultIn(
+        variant,
+        Benchmark.childJvm(heap, List.of(), RunOneLive.class, args.toArray(String[]::new)));
+  }
+}

@@ -1,0 +1,104 @@
+package dev.tidemark.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The Kafka benchmark's printed table: per variant, the seconds until its results were exact (min,
+ * median, max of the valid runs), the records per second that makes, and the CPU seconds its JVM
+ * used per million records; then tidemark's ratio to the hand-written job by medians and in each
+ * round ({@link Table#pairedRatios}).
+ */
+final class LiveTable {
+
+  private LiveTable() {}
+
+  static String of(Map<LiveVariant, List<Result>> results, S5Topic topic, int parallelism) {
+    StringBuilder table = new StringBuilder();
+    table.append(
+        String.format(
+            Locale.ROOT,
+            "%n%,d records on a %d-partition topic (%,d in complete windows), parallelism %d,"
+                + " one JVM per run, timed until exact%n%n"
+                + "| variant | valid runs | min s | median s | max s | median records/s"
+                + " | median CPU s per 1M records |%n"
+                + "|---|---|---|---|---|---|---|%n",
+            topic.records(),
+            S5Topic.PARTITIONS,
+            topic.inCompleteWindows(),
+            parallelism));
+    for (Map.Entry<LiveVariant, List<Result>> entry : results.entrySet()) {
+      List<Double> seconds = valid(entry.getValue(), result -> result.millis() / 1000.0);
+      List<Double> cpu = valid(entry.getValue(), Result::cpuSecondsPerMillion);
+      table.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d of %d | %.1f | %.1f | %.1f | %,.0f | %.1f |%n",
+              entry.getKey().label(),
+              seconds.size(),
+              entry.getValue().size(),
+              first(seconds),
+              median(seconds),
+              last(seconds),
+              median(valid(entry.getValue(), Result::eventsPerSecond)),
+              median(cpu)));
+    }
+    List<Result> tidemark = results.get(LiveVariant.TIDEMARK);
+    List<Result> other = results.get(LiveVariant.NATIVE_FLINK);
+    if (tidemark != null && other != null) {
+      List<Double> paired = Table.pairedRatios(tidemark, other);
+      table.append(
+          String.format(
+              Locale.ROOT,
+              "%ntidemark / %s (medians): %.2fx the speed, %.2fx the CPU per record",
+              LiveVariant.NATIVE_FLINK.label(),
+              median(valid(tidemark, Result::eventsPerSecond))
+                  / median(valid(other, Result::eventsPerSecond)),
+              median(valid(tidemark, Result::cpuSecondsPerMillion))
+                  / median(valid(other, Result::cpuSecondsPerMillion))));
+      if (!paired.isEmpty()) {
+        table.append(
+            String.format(
+                Locale.ROOT,
+                "%n  run by run (each pair back to back): %.2fx to %.2fx, median %.2fx",
+                first(paired),
+                last(paired),
+                median(paired)));
+      }
+    }
+    return table.append(String.format("%n")).toString();
+  }
+
+  private static List<Double> valid(List<Result> results, ToDoubleFunction<Result> value) {
+    List<Double> values = new ArrayList<>();
+    for (Result result : results) {
+      if (result.isValid()) {
+        values.add(value.applyAsDouble(result));
+      }
+    }
+    Collections.sort(values);
+    return values;
+  }
+
+  private static double first(List<Double> sorted) {
+    return sorted.isEmpty() ? Double.NaN : sorted.get(0);
+  }
+
+  private static double last(List<Double> sorted) {
+    return sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() - 1);
+  }
+
+  private static double median(List<Double> sorted) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    int middle = sorted.size() / 2;
+    return sorted.size() % 2 == 1
+        ? sorted.get(middle)
+        : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+  }
+}

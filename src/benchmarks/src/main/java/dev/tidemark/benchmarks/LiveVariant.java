@@ -1,0 +1,46 @@
+package dev.tidemark.benchmarks;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/** The jobs the Kafka benchmark compares, each S5's metrics on the same live topic. */
+enum LiveVariant {
+  TIDEMARK("tidemark", "tidemark metrics, live Kafka") {
+    @Override
+    Result run(S5Topic topic, int parallelism) throws Exception {
+      return TidemarkLiveRun.run(topic, parallelism);
+    }
+  },
+  NATIVE_FLINK("native", "hand-written Flink DataStream, KafkaSource") {
+    @Override
+    Result run(S5Topic topic, int parallelism) throws Exception {
+      return NativeFlinkKafkaMetrics.run(topic, parallelism);
+    }
+  };
+
+  private final String option;
+  private final String label;
+
+  LiveVariant(String option, String label) {
+    this.option = option;
+    this.label = label;
+  }
+
+  /** The variant named {@code option} in {@code --variants}, or null if none is. */
+  static @Nullable LiveVariant ofOption(String option) {
+    for (LiveVariant variant : values()) {
+      if (variant.option.equals(option)) {
+        return variant;
+      }
+    }
+    return null;
+  }
+
+  String label() {
+    return label;
+  }
+
+  /**
+   * Runs the job once in this JVM, embedded, at {@code parallelism}, until its results are exact.
+   */
+  abstract Result run(S5Topic topic, int parallelism) throws Exception;
+}
