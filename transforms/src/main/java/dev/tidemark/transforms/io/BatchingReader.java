@@ -1,0 +1,107 @@
+package dev.tidemark.transforms.io;
+
+import dev.tidemark.transforms.model.SourceBatch;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.beam.sdk.io.UnboundedSource;
+import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/** The reader of a {@link BatchingUnboundedSource}: see there what it keeps the same. */
+final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
+
+  private final BatchingUnboundedSource<T, ?> source;
+  private final UnboundedReader<T> records;
+  private final int maxRecords;
+  private @Nullable SourceBatch<T> current;
+  private Instant currentTimestamp = BoundedWindow.TIMESTAMP_MIN_VALUE;
+  private Instant watermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
+
+  BatchingReader(BatchingUnboundedSource<T, ?> source, UnboundedReader<T> records, int maxRecords) {
+    this.source = source;
+    this.records = records;
+    this.maxRecords = maxRecords;
+  }
+
+  @Override
+  public boolean start() throws IOException {
+    return batchFrom(records.start());
+  }
+
+  @Override
+  public boolean advance() throws IOException {
+    return batchFrom(records.advance());
+  }
+
+  /** The batch that starts at the wrapped reader's current record, if it has one. */
+  private boolean batchFrom(boolean hasRecord) throws IOException {
+    if (!hasRecord) {
+      current = null;
+      return false;
+    }
+    List<TimestampedValue<T>> batch = new ArrayList<>();
+    Instant earliest = BoundedWindow.TIMESTAMP_MAX_VALUE;
+    do {
+      Instant timestamp = records.getCurrentTimestamp();
+      batch.add(TimestampedValue.of(records.getCurrent(), timestamp));
+      earliest = timestamp.isBefore(earliest) ? timestamp : earliest;
+      // The size is checked first: a full batch must not advance past a record it cannot hold.
+    } while (batch.size() < maxRecords && records.advance());
+    current = new SourceBatch<>(batch, getWatermark());
+    currentTimestamp = earliest;
+    return true;
+  }
+
+  @Override
+  public SourceBatch<T> getCurrent() {
+    if (current == null) {
+      throw new NoSuchElementException("no batch: start() or advance() returned false");
+    }
+    return current;
+  }
+
+  @Override
+  public Instant getCurrentTimestamp() {
+    getCurrent();
+    return currentTimestamp;
+  }
+
+  @Override
+  public Instant getWatermark() {
+    Instant now = records.getWatermark();
+    if (now.isAfter(watermark)) {
+      watermark = now;
+    }
+    return watermark;
+  }
+
+  @Override
+  public UnboundedSource.CheckpointMark getCheckpointMark() {
+    return records.getCheckpointMark();
+  }
+
+  @Override
+  public UnboundedSource<SourceBatch<T>, ?> getCurrentSource() {
+    return source.ofSplit(records.getCurrentSource());
+  }
+
+  @Override
+  public long getSplitBacklogBytes() {
+    return records.getSplitBacklogBytes();
+  }
+
+  @Override
+  public long getTotalBacklogBytes() {
+    return records.getTotalBacklogBytes();
+  }
+
+  @Override
+  public void close() throws IOException {
+    records.close();
+  }
+}

@@ -1,0 +1,86 @@
+package dev.tidemark.transforms.model;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.ListCoder;
+import org.apache.beam.sdk.coders.StructuredCoder;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * Records a source read together ({@code io.BatchingUnboundedSource}), each with its timestamp, and
+ * {@link #watermarkBound()}: no watermark that a step downstream can have met before this batch's
+ * records reached it is later than that bound.
+ *
+ * <p>Why it holds on the FlinkRunner: the source's watermark is read between elements and never
+ * goes back, and a channel delivers watermarks and elements in the order they were sent; the bound
+ * is the highest watermark the reader had given when the batch was complete, so every watermark
+ * sent before the batch is at most the bound, and every one sent after it comes after its records.
+ * On the DirectRunner a pending element also holds back the watermark of the step it waits for.
+ *
+ * @param records the records, in the order they were read
+ * @param watermarkBound the source's watermark once the batch was read
+ */
+public record SourceBatch<T>(List<TimestampedValue<T>> records, Instant watermarkBound) {
+
+  /** The same batch with each record changed by {@code change}; records it maps to null go. */
+  public <OutputT> SourceBatch<OutputT> map(
+      Function<TimestampedValue<T>, @Nullable TimestampedValue<OutputT>> change) {
+    List<TimestampedValue<OutputT>> changed = new ArrayList<>(records.size());
+    for (TimestampedValue<T> record : records) {
+      TimestampedValue<OutputT> result = change.apply(record);
+      if (result != null) {
+        changed.add(result);
+      }
+    }
+    return new SourceBatch<>(changed, watermarkBound);
+  }
+
+  /** The coder of a batch, from the coder of a record. */
+  public static final class SourceBatchCoder<T> extends StructuredCoder<SourceBatch<T>> {
+    private final Coder<T> recordCoder;
+    private final ListCoder<TimestampedValue<T>> recordsCoder;
+
+    private SourceBatchCoder(Coder<T> recordCoder) {
+      this.recordCoder = recordCoder;
+      this.recordsCoder = ListCoder.of(TimestampedValue.TimestampedValueCoder.of(recordCoder));
+    }
+
+    /** The coder of one record. */
+    public Coder<T> recordCoder() {
+      return recordCoder;
+    }
+
+    public static <T> SourceBatchCoder<T> of(Coder<T> recordCoder) {
+      return new SourceBatchCoder<>(recordCoder);
+    }
+
+    @Override
+    public void encode(SourceBatch<T> batch, OutputStream out) throws IOException {
+      recordsCoder.encode(batch.records(), out);
+      InstantCoder.of().encode(batch.watermarkBound(), out);
+    }
+
+    @Override
+    public SourceBatch<T> decode(InputStream in) throws IOException {
+      return new SourceBatch<>(recordsCoder.decode(in), InstantCoder.of().decode(in));
+    }
+
+    @Override
+    public List<? extends Coder<?>> getCoderArguments() {
+      return List.of(recordsCoder);
+    }
+
+    @Override
+    public void verifyDeterministic() throws NonDeterministicException {
+      recordsCoder.verifyDeterministic();
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package dev.tidemark.transforms.io;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.tidemark.transforms.io.ScriptedSource.Position;
+import dev.tidemark.transforms.io.ScriptedSource.Step;
+import dev.tidemark.transforms.model.SourceBatch;
+import java.util.List;
+import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.testing.CoderProperties;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class BatchingUnboundedSourceTest {
+
+  @Test
+  void aBatchHoldsUpToTheLimitInOrderAtItsEarliestTimestamp() throws Exception {
+    UnboundedReader<SourceBatch<String>> reader =
+        reader(
+            List.of(
+                Step.record("a", 30, 0),
+                Step.record("b", 10, 0),
+                Step.record("c", 20, 0),
+                Step.record("d", 40, 0)),
+            3);
+
+    // (1) The first batch is full: three records, each at its own timestamp, at the earliest.
+    assertThat(reader.start(), is(true));
+    assertThat(
+        reader.getCurrent().records(),
+        contains(
+            TimestampedValue.of("a", new Instant(30)),
+            TimestampedValue.of("b", new Instant(10)),
+            TimestampedValue.of("c", new Instant(20))));
+    assertThat(reader.getCurrentTimestamp(), equalTo(new Instant(10)));
+    // (2) A full batch did not read past its last record: the next one starts at d.
+    assertThat(reader.advance(), is(true));
+    assertThat(reader.getCurrent().records(), contains(TimestampedValue.of("d", new Instant(40))));
+    // (3) Nothing more to read.
+    assertThat(reader.advance(), is(false));
+  }
+
+  @Test
+  void aBatchEndsWhenTheWrappedReaderHasNoNextRecordYet() throws Exception {
+    UnboundedReader<SourceBatch<String>> reader =
+        reader(
+            List.of(
+                Step.record("a", 1, 0), Step.gap(), Step.record("b", 2, 0), Step.record("c", 3, 0)),
+            100);
+
+    // (1) A quiet source is not waited for: the batch is what was at hand.
+    assertThat(reader.start(), is(true));
+    assertThat(reader.getCurrent().records(), contains(TimestampedValue.of("a", new Instant(1))));
+    // (2) The next batch starts with the records that came after the gap.
+    assertThat(reader.advance(), is(true));
+    assertThat(
+        reader.getCurrent().records(),
+        contains(
+            TimestampedValue.of("b", new Instant(2)), TimestampedValue.of("c", new Instant(3))));
+  }
+
+  @Test
+  void theBoundIsTheHighestWatermarkOnceTheBatchIsReadAndNeverGoesBack() throws Exception {
+    UnboundedReader<SourceBatch<String>> reader =
+        reader(
+            List.of(
+                Step.record("a", 100, 50),
+                Step.record("b", 120, 70),
+                Step.gap(),
+                Step.record("c", 90, 60)),
+            10);
+
+    // (1) After a and b, the watermark is b's.
+    assertThat(reader.start(), is(true));
+    assertThat(reader.getCurrent().watermarkBound(), equalTo(new Instant(70)));
+    // (2) The wrapped reader goes back to 60 after c; the batching reader keeps 70.
+    assertThat(reader.advance(), is(true));
+    assertThat(reader.getCurrent().watermarkBound(), equalTo(new Instant(70)));
+    assertThat(reader.getWatermark(), equalTo(new Instant(70)));
+  }
+
+  @Test
+  void aCheckpointAfterABatchIsTheWrappedReadersAfterItsLastRecord() throws Exception {
+    List<Step> script =
+        List.of(Step.record("a", 1, 0), Step.record("b", 2, 0), Step.record("c", 3, 0));
+    UnboundedReader<SourceBatch<String>> reader = reader(script, 2);
+    reader.start();
+
+    Position mark = (Position) reader.getCheckpointMark();
+
+    // (1) Two steps read: a restore resumes at c, which is in no batch yet.
+    assertThat(mark.steps(), equalTo(2));
+    UnboundedReader<SourceBatch<String>> restored =
+        BatchingUnboundedSource.of(new ScriptedSource(script, false), 2)
+            .createReader(PipelineOptionsFactory.create(), mark);
+    assertThat(restored.start(), is(true));
+    assertThat(restored.getCurrent().records(), contains(TimestampedValue.of("c", new Instant(3))));
+  }
+
+  @Test
+  void aSourceThatNeedsDeduplicationIsRefused() {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> BatchingUnboundedSource.of(new ScriptedSource(List.of(), true), 10));
+
+    assertThat(refused.getMessage(), containsString("deduplicated by id"));
+  }
+
+  @Test
+  void aBatchSurvivesItsCoder() throws Exception {
+    SourceBatch<String> batch =
+        new SourceBatch<>(
+            List.of(
+                TimestampedValue.of("a", new Instant(5)), TimestampedValue.of("b", new Instant(3))),
+            new Instant(2));
+
+    CoderProperties.coderDecodeEncodeEqual(
+        BatchingUnboundedSource.of(new ScriptedSource(List.of(), false), 10).getOutputCoder(),
+        batch);
+  }
+
+  private static UnboundedReader<SourceBatch<String>> reader(List<Step> script, int maxRecords)
+      throws Exception {
+    return BatchingUnboundedSource.of(new ScriptedSource(script, false), maxRecords)
+        .createReader(PipelineOptionsFactory.create(), null);
+  }
+}
