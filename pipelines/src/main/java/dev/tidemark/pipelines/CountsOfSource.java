@@ -18,7 +18,8 @@ import org.apache.beam.sdk.values.PCollectionTuple;
  * <ul>
  *   <li>a live source is read and parsed, then its events' panes are decided by the live rules
  *       ({@link CountPerWindow}), which judge each record by the watermark of the step that decides
- *       its window;
+ *       its window; a source that reads in batches (Kafka) gives batches of events, whose records
+ *       the batch's watermark bound proves on time are counted before the shuffle;
  *   <li>a recording ({@link Source#replay}) is read, parsed and decided in one step with the
  *       replay's rules ({@link Replay#countPerWindow}): each record is judged by the watermark it
  *       met at its source, which only the reader knows, so reading and deciding are not separate.
@@ -42,9 +43,14 @@ final class CountsOfSource extends PTransform<PBegin, PCollectionTuple> {
     }
     PCollectionTuple parsed =
         begin.apply("ReadAndParse", source.read(settings.format(), settings.eventTime()));
-    return parsed
-        .get(ParseEvents.EVENTS)
-        .apply("DecidePanes", CountPerWindow.of(settings.windowing()))
-        .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
+    PCollectionTuple decided =
+        parsed.has(ParseEvents.EVENT_BATCHES)
+            ? parsed
+                .get(ParseEvents.EVENT_BATCHES)
+                .apply("DecidePanes", CountPerWindow.ofBatches(settings.windowing()))
+            : parsed
+                .get(ParseEvents.EVENTS)
+                .apply("DecidePanes", CountPerWindow.of(settings.windowing()));
+    return decided.and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
   }
 }

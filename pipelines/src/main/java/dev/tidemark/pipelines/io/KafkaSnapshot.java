@@ -110,7 +110,7 @@ final class KafkaSnapshot implements RecordedLines, LineOrigins {
           if (record.offset() >= end.get(partition) || !inRange(record.timestamp(), from, to)) {
             continue;
           }
-          KafkaText value = KafkaText.of(record.value(), maxRecordBytes);
+          KafkaText value = KafkaText.of(record.value(), maxRecordBytes, null);
           entries.add(
               new Entry(
                   record.partition(),

@@ -3,8 +3,7 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
-import dev.tidemark.transforms.model.ArrivedLine;
-import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.io.kafka.ReadKafkaInBatches;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.Replay;
@@ -12,15 +11,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
-import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PBegin;
-import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -60,7 +55,7 @@ public final class KafkaSource implements Source {
    * committed offsets, Kafka starts from them; {@code --startFrom} says where to start without them
    * ({@code committed}: from the earliest).
    */
-  private Map<String, Object> consumerConfig(EventTimeSettings settings) {
+  private Map<String, Object> consumerConfig(EventFormat format, EventTimeSettings settings) {
     boolean committed = settings.startFrom().equals("committed");
     if (committed && groupId() == null) {
       throw new ConfigurationException(
@@ -71,6 +66,8 @@ public final class KafkaSource implements Source {
     config.put(
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, committed ? "earliest" : settings.startFrom());
     config.put(KafkaText.MAX_RECORD_BYTES, String.valueOf(maxRecordBytes));
+    // The deserializer parses each value once, for the timestamp policy and the parse step both.
+    config.put(KafkaText.EVENT_FORMAT, format);
     return config;
   }
 
@@ -102,31 +99,25 @@ public final class KafkaSource implements Source {
   /** A topic's snapshot as a replay, and what it is and cannot know, a line each. */
   public record Snapshot(Replay replay, List<String> about) {}
 
+  /**
+   * {@code ParseEvents.EVENT_BATCHES} and {@code ParseEvents.DEAD_LETTER}: the topic read in
+   * batches ({@link ReadKafkaInBatches}), each record parsed once in its batch, so the count after
+   * it can aggregate what a batch's watermark bound proves on time before the shuffle.
+   */
   @Override
   public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
     settings.requireNoPartitionField("a Kafka source reads each partition with its own watermark");
     KafkaIO.Read<byte[], KafkaText> read = kafkaRead(format, settings);
-    ParseEvents<ArrivedLine> parse =
-        ParseEvents.withPositions(format).withMaxFutureSkew(settings.maxFutureSkew());
+    ParseEvents<KafkaRecord<byte[], KafkaText>> parse =
+        ParseEvents.<KafkaRecord<byte[], KafkaText>>withPositions(format, KafkaArrivedLines::of)
+            .withMaxFutureSkew(settings.maxFutureSkew());
     return new PTransform<PBegin, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PBegin begin) {
-        PCollectionTuple decoded =
-            begin
-                .apply("ReadKafka", read)
-                // Keep where each record is, so a dead letter or a late record can be found again.
-                .apply(
-                    "Decode",
-                    ParDo.of(new DecodeKafkaRecordFn())
-                        .withOutputTags(
-                            DecodeKafkaRecordFn.TEXT, TupleTagList.of(ParseEvents.DEAD_LETTER)));
-        PCollectionTuple parsed = decoded.get(DecodeKafkaRecordFn.TEXT).apply("Parse", parse);
-        PCollection<DeadLetter> deadLetters =
-            PCollectionList.of(decoded.get(ParseEvents.DEAD_LETTER))
-                .and(parsed.get(ParseEvents.DEAD_LETTER))
-                .apply("DeadLetters", Flatten.pCollections());
-        return PCollectionTuple.of(ParseEvents.EVENTS, parsed.get(ParseEvents.EVENTS))
-            .and(ParseEvents.DEAD_LETTER, deadLetters);
+        // Each record keeps where it is, so a dead letter or a late record can be found again.
+        return begin
+            .apply("ReadKafka", ReadKafkaInBatches.of(read))
+            .apply("Parse", parse.inBatches());
       }
     };
   }
@@ -141,12 +132,17 @@ public final class KafkaSource implements Source {
             .withTopic(topic)
             .withKeyDeserializer(ByteArrayDeserializer.class)
             .withValueDeserializerAndCoder(KafkaText.KafkaDeserializer.class, KafkaText.Coder.of())
-            .withConsumerConfigUpdates(consumerConfig(settings))
+            .withConsumerConfigUpdates(consumerConfig(format, settings))
             .withTimestampPolicyFactory(
                 IdleAwareTimestampPolicyFactory.<byte[], KafkaText>byEventTime(
                         record -> {
                           KafkaText value = record.getKV().getValue();
-                          return value.isText() ? eventTimes.apply(value.text()) : null;
+                          if (!value.isText()) {
+                            return null;
+                          }
+                          return value.parsed() != null
+                              ? value.parsed().eventTime()
+                              : eventTimes.apply(value.text());
                         })
                     .withMaxOutOfOrderness(settings.maxOutOfOrderness())
                     .withIdleTimeout(settings.idleTimeout())

@@ -31,7 +31,8 @@ public interface Source {
 
   /**
    * The transform that reads and parses the records, applied to a pipeline's beginning: {@code
-   * ParseEvents.EVENTS} and {@code ParseEvents.DEAD_LETTER}.
+   * ParseEvents.EVENTS}, or {@code ParseEvents.EVENT_BATCHES} for a source that reads in batches,
+   * and {@code ParseEvents.DEAD_LETTER}.
    *
    * @throws dev.tidemark.pipelines.config.ConfigurationException if an option the source needs is
    *     wrong

@@ -60,9 +60,14 @@ public record ArrivedLine(
     return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, null, null, null);
   }
 
-  /** A record from a Kafka source, at {@code source}. */
-  public static ArrivedLine fromKafka(String text, SourcePosition source) {
-    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source, null, null);
+  /** A record from a Kafka source, at {@code source}, and its event if it was parsed already. */
+  public static ArrivedLine fromKafka(String text, SourcePosition source, @Nullable Event parsed) {
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source, parsed, null);
+  }
+
+  /** A record from a Kafka source, at {@code source}, that its source knows is no record. */
+  public static ArrivedLine deadFromKafka(String text, SourcePosition source, String deadReason) {
+    return new ArrivedLine(text, Watermarks.MIN, Event.UNKNOWN_POSITION, source, null, deadReason);
   }
 
   /** The coder of {@link ArrivedLine}. */

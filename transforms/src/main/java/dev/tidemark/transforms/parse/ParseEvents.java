@@ -3,6 +3,7 @@ package dev.tidemark.transforms.parse;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -39,6 +40,10 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   /** Records that could not be parsed: the raw text and the reason. */
   public static final TupleTag<DeadLetter> DEAD_LETTER = new TupleTag<DeadLetter>() {};
 
+  /** Parsed events of a batch of records ({@link #inBatches}), each at its event time. */
+  public static final TupleTag<SourceBatch<Event>> EVENT_BATCHES =
+      new TupleTag<SourceBatch<Event>>() {};
+
   private final EventFormat format;
   private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;
   private final ClockSkewGuard clockSkewGuard;
@@ -62,7 +67,13 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    * records keep the {@link ArrivedLine#source()}. Each event is emitted at its event time.
    */
   public static ParseEvents<ArrivedLine> withPositions(EventFormat format) {
-    return new ParseEvents<>(format, line -> line, ClockSkewGuard.withDefaultSkew());
+    return withPositions(format, line -> line);
+  }
+
+  /** The same, for records that {@code toArrivedLine} makes {@link ArrivedLine}s of. */
+  public static <InputT> ParseEvents<InputT> withPositions(
+      EventFormat format, SerializableFunction<InputT, ArrivedLine> toArrivedLine) {
+    return new ParseEvents<>(format, toArrivedLine, ClockSkewGuard.withDefaultSkew());
   }
 
   /**
@@ -72,6 +83,28 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   public ParseEvents<InputT> withMaxFutureSkew(Duration maxFutureSkew) {
     return new ParseEvents<>(
         format, toArrivedLine, ClockSkewGuard.allowingFutureSkew(maxFutureSkew));
+  }
+
+  /**
+   * The same parse for records that come in {@link SourceBatch}es: {@link #EVENT_BATCHES}, a batch
+   * of the events of each batch that has any, with the batch's watermark bound, and {@link
+   * #DEAD_LETTER}.
+   */
+  public PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple> inBatches() {
+    ArrivedLineParser parser = ArrivedLineParser.of(format, clockSkewGuard);
+    SerializableFunction<InputT, ArrivedLine> toLine = toArrivedLine;
+    return new PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PCollection<SourceBatch<InputT>> batches) {
+        PCollectionTuple parsed =
+            batches.apply(
+                "ParseBatch",
+                ParDo.of(new ParseBatchFn<>(parser, toLine))
+                    .withOutputTags(EVENT_BATCHES, TupleTagList.of(DEAD_LETTER)));
+        parsed.get(EVENT_BATCHES).setCoder(SourceBatch.SourceBatchCoder.of(Event.Coder.of()));
+        return parsed;
+      }
+    };
   }
 
   @Override

@@ -16,11 +16,9 @@ import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.TimeDomain;
-import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
-import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.SerializableComparator;
@@ -77,23 +75,20 @@ final class ReplayPanesFn<AccumT, OutputT>
       (a, b) -> BY_ARRIVAL.compare(a, b);
 
   private static final String OPEN_WINDOWS = "openWindows";
-  private static final String FLUSH_DUE = "flushDue";
   private static final String DEADLINE_TIMERS = "deadlines";
-  private static final String FLUSH_TIMER = "idleFlush";
+  private static final String FLUSH_TIMERS = "idleFlushes";
 
   @StateId(OPEN_WINDOWS)
   private final StateSpec<MapState<Instant, WindowState<KV<Integer, Event>, AccumT>>>
       openWindowsSpec;
 
-  @StateId(FLUSH_DUE)
-  private final StateSpec<ValueState<Instant>> flushDueSpec = StateSpecs.value(InstantCoder.of());
-
   /** One event-time timer per open window, tagged with its start: when it closes, then expires. */
   @TimerFamily(DEADLINE_TIMERS)
   private final TimerSpec deadlineTimersSpec = TimerSpecs.timerMap(TimeDomain.EVENT_TIME);
 
-  @TimerId(FLUSH_TIMER)
-  private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+  /** While an EARLY pane of a window is due, a processing-time timer tagged with its start. */
+  @TimerFamily(FLUSH_TIMERS)
+  private final TimerSpec flushTimersSpec = TimerSpecs.timerMap(TimeDomain.PROCESSING_TIME);
 
   private final PaneEngine<KV<Integer, Event>, AccumT, OutputT> engine;
 
@@ -113,21 +108,22 @@ final class ReplayPanesFn<AccumT, OutputT>
   public void processElement(
       @Element KV<String, WindowRecords<AccumT>> element,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
-      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
-      @TimerId(FLUSH_TIMER) Timer flushTimer) {
+      @TimerFamily(FLUSH_TIMERS) TimerMap flushes) {
     WindowRecords<AccumT> records = element.getValue();
     @Nullable WindowState<KV<Integer, Event>, AccumT> open =
         openWindows.get(records.windowStart).read();
     if (open == null) {
       open = engine.open(records.windowStart);
-      deadlines.set(tag(open), KeyedPaneState.nextDeadline(engine, open));
+      deadlines.set(
+          KeyedPaneState.tag(records.windowStart), KeyedPaneState.nextDeadline(engine, open));
     }
+    boolean wasArmed = KeyedPaneState.flushArmed(open);
     engine.addOnTime(open, records.onTime, records.onTimeRecords);
     for (KV<Integer, Event> late : records.lateWithinLateness) {
       engine.addLateWithinLateness(open, late);
     }
-    KeyedPaneState.armFlushFor(open, flushDue, flushTimer);
+    KeyedPaneState.armFlush(open, wasArmed, flushes);
     openWindows.put(records.windowStart, open);
   }
 
@@ -143,35 +139,29 @@ final class ReplayPanesFn<AccumT, OutputT>
       @Key String key,
       @Timestamp Instant deadline,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
-      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
-      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
-    Instant start = new Instant(Long.parseLong(tag));
-    @Nullable WindowState<KV<Integer, Event>, AccumT> open = openWindows.get(start).read();
+    @Nullable WindowState<KV<Integer, Event>, AccumT> open =
+        openWindows.get(KeyedPaneState.windowStartOf(tag)).read();
     if (open == null) {
       return;
     }
+    boolean wasArmed = KeyedPaneState.flushArmed(open);
     emit(key, engine.onWatermark(open, deadline), out);
-    if (KeyedPaneState.storeOrRelease(open, openWindows, flushDue, flushTimer)) {
+    if (KeyedPaneState.storeOrRelease(open, wasArmed, openWindows, flushes)) {
       deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
   }
 
-  @OnTimer(FLUSH_TIMER)
+  /** The EARLY pane of the window whose idle flush is due. */
+  @OnTimerFamily(FLUSH_TIMERS)
   public void onIdleFlush(
+      @TimerId String tag,
       @Key String key,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
-      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
-      @TimerId(FLUSH_TIMER) Timer flushTimer,
       OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
-    KeyedPaneState.onFlushTimer(
-        engine,
-        Instant.now().getMillis(),
-        openWindows,
-        flushDue,
-        flushTimer,
-        panes -> emit(key, panes, out));
+    emit(key, KeyedPaneState.onFlushTimer(engine, tag, openWindows), out);
   }
 
   private static <OutputT> void emit(
@@ -181,10 +171,5 @@ final class ReplayPanesFn<AccumT, OutputT>
     for (PaneEngine.Pane<OutputT> pane : panes) {
       out.output(KV.of(key, KV.of(pane.pane(), pane.value())));
     }
-  }
-
-  /** The tag of a window's deadline timer: its start in epoch milliseconds. */
-  private static String tag(WindowState<?, ?> open) {
-    return Long.toString(open.windowStart().getMillis());
   }
 }

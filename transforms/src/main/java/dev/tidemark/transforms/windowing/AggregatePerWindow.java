@@ -1,13 +1,16 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.model.WindowPane;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.SimpleFunction;
 import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
 import org.apache.beam.sdk.transforms.windowing.Window;
@@ -96,55 +99,129 @@ public final class AggregatePerWindow<K, V, OutputT>
     return expired;
   }
 
+  /**
+   * The same aggregation for values that come in {@link SourceBatch}es: a batch's values whose
+   * window its watermark bound keeps open are aggregated before the shuffle ({@link
+   * GatherOnTimeFn}), so the pane step reads and writes its state once per key and window of a
+   * batch, not once per value. The outputs, and what is exact, are the same; the tags are this
+   * transform's.
+   */
+  public PTransform<PCollection<SourceBatch<KV<K, V>>>, PCollectionTuple> ofBatches() {
+    return new PTransform<PCollection<SourceBatch<KV<K, V>>>, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PCollection<SourceBatch<KV<K, V>>> batches) {
+        if (!(batches.getCoder() instanceof SourceBatch.SourceBatchCoder<KV<K, V>> batchCoder)
+            || !(batchCoder.recordCoder() instanceof KvCoder<K, V> kvCoder)) {
+          throw new IllegalArgumentException(
+              "AggregatePerWindow.ofBatches needs batches of KVs with a KvCoder; "
+                  + batches
+                  + " has "
+                  + batches.getCoder());
+        }
+        return decideBatches(batches, kvCoder, aggregate);
+      }
+    };
+  }
+
   @Override
   public PCollectionTuple expand(PCollection<KV<K, V>> input) {
     if (!(input.getCoder() instanceof KvCoder<K, V> kvCoder)) {
       throw new IllegalArgumentException(
           "AggregatePerWindow needs a KvCoder on its input; " + input + " has " + input.getCoder());
     }
-    return expandWith(input, kvCoder, aggregate);
+    return decideValues(input, kvCoder, aggregate);
   }
 
-  private <AccumT> PCollectionTuple expandWith(
+  private <AccumT> PCollectionTuple decideValues(
       PCollection<KV<K, V>> input,
       KvCoder<K, V> kvCoder,
       CombineFn<V, AccumT, OutputT> typedAggregate) {
-    CoderRegistry registry = input.getPipeline().getCoderRegistry();
-    Coder<V> valueCoder = kvCoder.getValueCoder();
-    Coder<AccumT> accumulatorCoder;
-    Coder<OutputT> outputCoder;
-    try {
-      accumulatorCoder = typedAggregate.getAccumulatorCoder(registry, valueCoder);
-      outputCoder = typedAggregate.getDefaultOutputCoder(registry, valueCoder);
-    } catch (CannotProvideCoderException e) {
-      throw new IllegalArgumentException("no coder for the aggregate of " + typedAggregate, e);
-    }
-    PCollectionTuple decided =
+    PaneStep<AccumT> step =
+        new PaneStep<>(input.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
+    PCollection<KV<K, Contribution<V, AccumT>>> contributions =
         input
             .apply(
-                "IntoGlobalWindow",
-                Window.<KV<K, V>>into(new GlobalWindows())
-                    .triggering(DefaultTrigger.of())
-                    .withAllowedLateness(Duration.ZERO)
-                    .discardingFiredPanes())
+                "OneValueEach",
+                MapElements.via(
+                    new SimpleFunction<KV<K, V>, KV<K, Contribution<V, AccumT>>>() {
+                      @Override
+                      public KV<K, Contribution<V, AccumT>> apply(KV<K, V> value) {
+                        return KV.of(value.getKey(), Contribution.of(value.getValue()));
+                      }
+                    }))
+            .setCoder(step.contributionCoder());
+    return step.decide(contributions);
+  }
+
+  private <AccumT> PCollectionTuple decideBatches(
+      PCollection<SourceBatch<KV<K, V>>> batches,
+      KvCoder<K, V> kvCoder,
+      CombineFn<V, AccumT, OutputT> typedAggregate) {
+    PaneStep<AccumT> step =
+        new PaneStep<>(batches.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
+    PCollection<KV<K, Contribution<V, AccumT>>> contributions =
+        batches
             .apply(
-                "DecidePanes",
-                ParDo.of(
-                        new LivePanesFn<>(
-                            windowing,
-                            typedAggregate,
-                            valueCoder,
-                            accumulatorCoder,
-                            panes,
-                            expired))
-                    .withOutputTags(panes, TupleTagList.of(expired)));
-    decided
-        .get(panes)
-        .setCoder(
-            KvCoder.of(kvCoder.getKeyCoder(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
-    decided
-        .get(expired)
-        .setCoder(KvCoder.of(kvCoder.getKeyCoder(), Expired.ExpiredCoder.of(valueCoder)));
-    return decided;
+                "GatherOnTime",
+                ParDo.of(new GatherOnTimeFn<>(windowing, typedAggregate, kvCoder.getKeyCoder())))
+            .setCoder(step.contributionCoder());
+    return step.decide(contributions);
+  }
+
+  /** The stateful step that decides the panes, with the coders it needs. */
+  private final class PaneStep<AccumT> {
+    private final KvCoder<K, V> kvCoder;
+    private final CombineFn<V, AccumT, OutputT> typedAggregate;
+    private final Coder<AccumT> accumulatorCoder;
+    private final Coder<OutputT> outputCoder;
+
+    PaneStep(
+        CoderRegistry registry, KvCoder<K, V> kvCoder, CombineFn<V, AccumT, OutputT> aggregate) {
+      this.kvCoder = kvCoder;
+      this.typedAggregate = aggregate;
+      try {
+        this.accumulatorCoder = aggregate.getAccumulatorCoder(registry, kvCoder.getValueCoder());
+        this.outputCoder = aggregate.getDefaultOutputCoder(registry, kvCoder.getValueCoder());
+      } catch (CannotProvideCoderException e) {
+        throw new IllegalArgumentException("no coder for the aggregate of " + aggregate, e);
+      }
+    }
+
+    KvCoder<K, Contribution<V, AccumT>> contributionCoder() {
+      return KvCoder.of(
+          kvCoder.getKeyCoder(),
+          Contribution.ContributionCoder.of(kvCoder.getValueCoder(), accumulatorCoder));
+    }
+
+    PCollectionTuple decide(PCollection<KV<K, Contribution<V, AccumT>>> contributions) {
+      Coder<V> valueCoder = kvCoder.getValueCoder();
+      PCollectionTuple decided =
+          contributions
+              .apply(
+                  "IntoGlobalWindow",
+                  Window.<KV<K, Contribution<V, AccumT>>>into(new GlobalWindows())
+                      .triggering(DefaultTrigger.of())
+                      .withAllowedLateness(Duration.ZERO)
+                      .discardingFiredPanes())
+              .apply(
+                  "DecidePanes",
+                  ParDo.of(
+                          new LivePanesFn<>(
+                              windowing,
+                              typedAggregate,
+                              valueCoder,
+                              accumulatorCoder,
+                              panes,
+                              expired))
+                      .withOutputTags(panes, TupleTagList.of(expired)));
+      decided
+          .get(panes)
+          .setCoder(
+              KvCoder.of(kvCoder.getKeyCoder(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
+      decided
+          .get(expired)
+          .setCoder(KvCoder.of(kvCoder.getKeyCoder(), Expired.ExpiredCoder.of(valueCoder)));
+      return decided;
+    }
   }
 }

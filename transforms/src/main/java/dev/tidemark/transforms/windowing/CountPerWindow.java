@@ -2,16 +2,19 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.SimpleFunction;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -38,6 +41,9 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
   /** Events that arrived after their window had expired. */
   public static final TupleTag<LateRecord> LATE = CaptureLateData.LATE;
 
+  private static final KvCoder<String, Event> KEYED_EVENT_CODER =
+      KvCoder.of(StringUtf8Coder.of(), Event.Coder.of());
+
   private final EventTimeWindowing windowing;
 
   private CountPerWindow(EventTimeWindowing windowing) {
@@ -48,15 +54,58 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
     return new CountPerWindow(windowing);
   }
 
+  /**
+   * The same count for events that come in {@link SourceBatch}es: the events of a batch that its
+   * watermark bound proves on time are counted per key and window before the shuffle ({@link
+   * AggregatePerWindow#ofBatches}). The outputs, and what is exact, are the same.
+   */
+  public static PTransform<PCollection<SourceBatch<Event>>, PCollectionTuple> ofBatches(
+      EventTimeWindowing windowing) {
+    return new PTransform<PCollection<SourceBatch<Event>>, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PCollection<SourceBatch<Event>> batches) {
+        AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
+        PCollectionTuple decided =
+            batches
+                .apply(
+                    "KeyByKey",
+                    MapElements.via(
+                        new SimpleFunction<SourceBatch<Event>, SourceBatch<KV<String, Event>>>() {
+                          @Override
+                          public SourceBatch<KV<String, Event>> apply(SourceBatch<Event> batch) {
+                            return batch.map(
+                                event ->
+                                    TimestampedValue.of(
+                                        KV.of(event.getValue().key(), event.getValue()),
+                                        event.getTimestamp()));
+                          }
+                        }))
+                .setCoder(SourceBatch.SourceBatchCoder.of(KEYED_EVENT_CODER))
+                .apply("CountAndSum", countAndSum.ofBatches());
+        return results(decided, countAndSum);
+      }
+    };
+  }
+
   @Override
   public PCollectionTuple expand(PCollection<Event> events) {
-    AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum =
-        AggregatePerWindow.of(windowing, CountAndSumFn.summing(Event::value));
+    AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
     PCollectionTuple decided =
         events
             .apply("KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), Event.Coder.of()))
+            .setCoder(KEYED_EVENT_CODER)
             .apply("CountAndSum", countAndSum);
+    return results(decided, countAndSum);
+  }
+
+  private static AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum(
+      EventTimeWindowing windowing) {
+    return AggregatePerWindow.of(windowing, CountAndSumFn.summing(Event::value));
+  }
+
+  /** The panes as {@link WindowResult}s and the expired events as {@link LateRecord}s. */
+  private static PCollectionTuple results(
+      PCollectionTuple decided, AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum) {
     PCollection<WindowResult> results =
         decided
             .get(countAndSum.panes())

@@ -1,13 +1,9 @@
 package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.watermark.Watermarks;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
 import org.apache.beam.sdk.state.MapState;
-import org.apache.beam.sdk.state.Timer;
-import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
@@ -15,13 +11,26 @@ import org.joda.time.Instant;
 /**
  * What a stateful pane step keeps per key, and the rules for keeping it, shared by the live step
  * and the replay's: the key's open windows, a {@code MapState} from window start to {@link
- * WindowState}, and one processing-time timer for the idle flush, at the earliest flush due among
- * them, with that time in a {@code ValueState} so the timer is only ever moved earlier. A window's
- * state goes once its final pane is out, and a key with no open window keeps no state and no timer.
+ * WindowState}, and per open window two timers tagged with its start ({@link #tag}): an event-time
+ * deadline, when it closes and then when it expires, and, while an EARLY pane is due, a
+ * processing-time timer for its idle flush. Each timer reads and writes only its own window, so a
+ * timer costs the same however many windows the key has open (a key catching up on a backlog may
+ * have hundreds). A window's state and timers go once its final pane is out, and a key with no open
+ * window keeps no state and no timer.
  */
 public final class KeyedPaneState {
 
   private KeyedPaneState() {}
+
+  /** The tag of a window's timers: its start in epoch milliseconds. */
+  public static String tag(Instant windowStart) {
+    return Long.toString(windowStart.getMillis());
+  }
+
+  /** The start of the window whose timers have {@code tag}. */
+  public static Instant windowStartOf(String tag) {
+    return new Instant(Long.parseLong(tag));
+  }
 
   /**
    * When the window's deadline timer is next due ({@link PaneEngine#nextDeadline}): its close, or,
@@ -32,79 +41,61 @@ public final class KeyedPaneState {
     return Watermarks.earliest(engine.nextDeadline(open), GlobalWindow.INSTANCE.maxTimestamp());
   }
 
+  /** Whether an EARLY pane of the window is due, and so its flush timer is set. */
+  public static boolean flushArmed(WindowState<?, ?> open) {
+    return open.flushDueMillis() != WindowState.NO_FLUSH;
+  }
+
   /**
-   * After a window's deadline: releases its state if its final pane is out, else stores it. Returns
-   * whether the window is still open.
+   * After the engine took records into {@code open}: sets the window's flush timer if they armed
+   * its flush, {@code wasArmed} saying whether it was armed before.
+   */
+  public static void armFlush(WindowState<?, ?> open, boolean wasArmed, TimerMap flushes) {
+    if (!wasArmed && flushArmed(open)) {
+      flushes.set(tag(open.windowStart()), new Instant(open.flushDueMillis()));
+    }
+  }
+
+  /**
+   * After the watermark moved a window on: its flush timer goes if the window closed ({@code
+   * wasArmed} saying whether it was set before); its state goes if its final pane is out, else it
+   * is stored. Returns whether the window is still open.
    */
   public static <InputT, AccumT> boolean storeOrRelease(
       WindowState<InputT, AccumT> open,
+      boolean wasArmed,
       MapState<Instant, WindowState<InputT, AccumT>> openWindows,
-      ValueState<Instant> flushDue,
-      Timer flushTimer) {
+      TimerMap flushes) {
+    if (wasArmed && !flushArmed(open)) {
+      flushes.get(tag(open.windowStart())).clear();
+    }
     if (!open.isDone()) {
       openWindows.put(open.windowStart(), open);
       return true;
     }
     openWindows.remove(open.windowStart());
-    if (openWindows.isEmpty().read()) {
-      flushDue.clear();
-      flushTimer.clear();
-    }
     return false;
   }
 
-  /** Makes the key's one flush timer fire at {@code due} unless it fires earlier already. */
-  public static void armFlush(Instant due, ValueState<Instant> flushDue, Timer flushTimer) {
-    @Nullable Instant armed = flushDue.read();
-    if (armed == null || due.isBefore(armed)) {
-      flushTimer.set(due);
-      flushDue.write(due);
-    }
-  }
-
-  /** Arms the key's timer for {@code open}'s flush, if it has one due. */
-  public static void armFlushFor(
-      WindowState<?, ?> open, ValueState<Instant> flushDue, Timer flushTimer) {
-    if (open.flushDueMillis() != WindowState.NO_FLUSH) {
-      armFlush(new Instant(open.flushDueMillis()), flushDue, flushTimer);
-    }
-  }
-
   /**
-   * When the key's flush timer fires: the EARLY panes of every window whose flush is due by the
-   * engine's clock go to {@code emit}, and the timer is armed again for the windows still waiting.
-   * A timer that fires before it is due does nothing: runners fire pending processing-time timers
-   * when the input ends, and that is the end of the input, not idleness; the windows' deadlines
-   * report them.
+   * When the flush timer tagged {@code tag} fires: its window's EARLY pane, if one is still due by
+   * the engine's clock. A timer that fires before it is due does nothing: runners fire pending
+   * processing-time timers when the input ends, and that is the end of the input, not idleness; the
+   * window's deadline reports it.
    */
-  public static <InputT, AccumT, OutputT> void onFlushTimer(
+  public static <InputT, AccumT, OutputT> List<PaneEngine.Pane<OutputT>> onFlushTimer(
       PaneEngine<InputT, AccumT, OutputT> engine,
-      long nowMillis,
-      MapState<Instant, WindowState<InputT, AccumT>> openWindows,
-      ValueState<Instant> flushDue,
-      Timer flushTimer,
-      Consumer<List<PaneEngine.Pane<OutputT>>> emit) {
-    @Nullable Instant due = flushDue.read();
-    flushDue.clear();
-    if (due == null || nowMillis < due.getMillis()) {
-      return;
+      String tag,
+      MapState<Instant, WindowState<InputT, AccumT>> openWindows) {
+    Instant start = windowStartOf(tag);
+    @Nullable WindowState<InputT, AccumT> open = openWindows.get(start).read();
+    if (open == null) {
+      return List.of();
     }
-    for (Map.Entry<Instant, WindowState<InputT, AccumT>> entry : entries(openWindows)) {
-      WindowState<InputT, AccumT> open = entry.getValue();
-      List<PaneEngine.Pane<OutputT>> early = engine.onClock(open);
-      if (!early.isEmpty()) {
-        emit.accept(early);
-        openWindows.put(entry.getKey(), open);
-      } else {
-        armFlushFor(open, flushDue, flushTimer);
-      }
+    List<PaneEngine.Pane<OutputT>> early = engine.onClock(open);
+    if (!early.isEmpty()) {
+      openWindows.put(start, open);
     }
-  }
-
-  /** A copy, so the state can be changed while going through it. */
-  private static <T> List<Map.Entry<Instant, T>> entries(MapState<Instant, T> openWindows) {
-    List<Map.Entry<Instant, T>> entries = new ArrayList<>();
-    openWindows.entries().read().forEach(entries::add);
-    return entries;
+    return early;
   }
 }

@@ -18,7 +18,6 @@ import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
-import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
@@ -28,35 +27,32 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
- * The stateful step of {@link AggregatePerWindow}: judges each value by this step's input
- * watermark, keeps each open window's {@link WindowState} in state, and lets {@link PaneEngine}
- * (with {@link PaneEngine.Judge#INPUT_WATERMARK}) decide its panes. {@link AggregatePerWindow}'s
- * javadoc explains why the accounting is exact.
+ * The stateful step of {@link AggregatePerWindow}: judges each value, or partial aggregate of
+ * values proved on time ({@link Contribution}), by this step's input watermark, keeps each open
+ * window's {@link WindowState} in state, and lets {@link PaneEngine} (with {@link
+ * PaneEngine.Judge#INPUT_WATERMARK}) decide its panes. {@link AggregatePerWindow}'s javadoc
+ * explains why the accounting is exact.
  *
- * <p>Per key it keeps one map entry and one event-time timer per open window (tagged with the
- * window's start: it fires when the window closes, then when it expires) and one processing-time
- * timer for the idle flush, at the earliest flush due among the key's windows. A window's entry and
- * timer go when it expires; a key with no open window keeps nothing.
+ * <p>Per key it keeps one map entry per open window, with its timers ({@link KeyedPaneState}): an
+ * event-time deadline (when the window closes, then when it expires) and, while an EARLY pane is
+ * due, a processing-time flush. A window's entry and timers go when it expires; a key with no open
+ * window keeps nothing.
  */
 final class LivePanesFn<K, V, AccumT, OutputT>
-    extends DoFn<KV<K, V>, KV<K, KV<WindowPane, OutputT>>> {
+    extends DoFn<KV<K, Contribution<V, AccumT>>, KV<K, KV<WindowPane, OutputT>>> {
 
   private static final String OPEN_WINDOWS = "openWindows";
-  private static final String FLUSH_DUE = "flushDue";
   private static final String DEADLINE_TIMERS = "deadlines";
-  private static final String FLUSH_TIMER = "idleFlush";
+  private static final String FLUSH_TIMERS = "idleFlushes";
 
   @StateId(OPEN_WINDOWS)
   private final StateSpec<MapState<Instant, WindowState<V, AccumT>>> openWindowsSpec;
 
-  @StateId(FLUSH_DUE)
-  private final StateSpec<ValueState<Instant>> flushDueSpec = StateSpecs.value(InstantCoder.of());
-
   @TimerFamily(DEADLINE_TIMERS)
   private final TimerSpec deadlineTimersSpec = TimerSpecs.timerMap(TimeDomain.EVENT_TIME);
 
-  @TimerId(FLUSH_TIMER)
-  private final TimerSpec flushTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+  @TimerFamily(FLUSH_TIMERS)
+  private final TimerSpec flushTimersSpec = TimerSpecs.timerMap(TimeDomain.PROCESSING_TIME);
 
   private final Counter expiredRecords = TidemarkMetrics.lateRecords();
   private final EventTimeWindowing windowing;
@@ -82,38 +78,47 @@ final class LivePanesFn<K, V, AccumT, OutputT>
 
   @ProcessElement
   public void processElement(
-      @Element KV<K, V> element,
+      @Element KV<K, Contribution<V, AccumT>> element,
       @Timestamp Instant eventTime,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
-      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
-      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
     IntervalWindow window = windowing.windowOf(eventTime);
-    String tag = tag(window.start());
+    String tag = KeyedPaneState.tag(window.start());
     // This step's input watermark: for an event-time timer the "current relative time" is
     // exactly that.
     Instant watermark = deadlines.get(tag).getCurrentRelativeTime();
-    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushTimer));
+    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushes.get(tag)));
     @Nullable WindowState<V, AccumT> open = openWindows.get(window.start()).read();
     if (open != null) {
       // A timer due at this watermark may not have fired yet: its panes come first, so a record
       // judged late never joins a pane that should have closed without it.
+      boolean wasArmed = KeyedPaneState.flushArmed(open);
       emit(element.getKey(), engine.onWatermark(open, watermark), out);
       if (open.isDone()) {
-        openWindows.remove(window.start());
+        KeyedPaneState.storeOrRelease(open, wasArmed, openWindows, flushes);
         deadlines.get(tag).clear();
         open = null;
       }
     }
     Arrival arrival = engine.arrival(window, watermark);
+    Contribution<V, AccumT> contribution = element.getValue();
+    if (contribution.isPartial() && arrival != Arrival.ON_TIME) {
+      throw new IllegalStateException(
+          String.format(
+              "%d records aggregated before the shuffle reached window %s at watermark %s, after"
+                  + " its end: the step that aggregated them had a wrong watermark bound, and"
+                  + " they cannot be captured one by one",
+              contribution.records(), window, watermark));
+    }
     if (arrival == Arrival.EXPIRED) {
       expiredRecords.inc();
       out.get(expiredTag)
           .output(
               KV.of(
                   element.getKey(),
-                  new Expired<>(element.getValue(), eventTime, window, watermark)));
+                  new Expired<>(contribution.value(), eventTime, window, watermark)));
       return;
     }
     if (open == null) {
@@ -122,18 +127,23 @@ final class LivePanesFn<K, V, AccumT, OutputT>
       deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
     if (arrival == Arrival.ON_TIME) {
-      engine.addOnTime(open, element.getValue());
-      KeyedPaneState.armFlushFor(open, flushDue, flushTimer);
+      boolean wasArmed = KeyedPaneState.flushArmed(open);
+      if (contribution.isPartial()) {
+        engine.addOnTime(open, contribution.partial(), contribution.records());
+      } else {
+        engine.addOnTime(open, contribution.value());
+      }
+      KeyedPaneState.armFlush(open, wasArmed, flushes);
     } else {
-      emit(element.getKey(), engine.addLateWithinLateness(open, element.getValue()), out);
+      emit(element.getKey(), engine.addLateWithinLateness(open, contribution.value()), out);
     }
     openWindows.put(window.start(), open);
   }
 
   /**
    * A window's deadline: when it closes, its ON_TIME pane; when it expires, its final pane, and its
-   * state goes ({@link KeyedPaneState}). Only this window is read, so a deadline costs the same
-   * however many windows the key has open.
+   * state and timers go ({@link KeyedPaneState}). Only this window is read, so a deadline costs the
+   * same however many windows the key has open.
    */
   @OnTimerFamily(DEADLINE_TIMERS)
   public void onDeadline(
@@ -141,52 +151,43 @@ final class LivePanesFn<K, V, AccumT, OutputT>
       @Key K key,
       @Timestamp Instant deadline,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
-      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
-      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
-    Instant start = new Instant(Long.parseLong(tag));
-    @Nullable WindowState<V, AccumT> open = openWindows.get(start).read();
+    @Nullable WindowState<V, AccumT> open =
+        openWindows.get(KeyedPaneState.windowStartOf(tag)).read();
     if (open == null) {
       return;
     }
     // The watermark may have jumped past the deadline: the window is then judged where it is, so
     // an ON_TIME pane that is also the last one is final, as Beam's own trigger makes it.
     Instant watermark = Watermarks.latest(deadline, deadlines.get(tag).getCurrentRelativeTime());
-    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushTimer));
+    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushes.get(tag)));
+    boolean wasArmed = KeyedPaneState.flushArmed(open);
     emit(key, engine.onWatermark(open, watermark), out);
-    if (KeyedPaneState.storeOrRelease(open, openWindows, flushDue, flushTimer)) {
+    if (KeyedPaneState.storeOrRelease(open, wasArmed, openWindows, flushes)) {
       deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
   }
 
-  /** The EARLY panes of the key's windows whose idle flush is due by the runner's clock. */
-  @OnTimer(FLUSH_TIMER)
+  /** The EARLY pane of the window whose idle flush is due by the runner's clock. */
+  @OnTimerFamily(FLUSH_TIMERS)
   public void onIdleFlush(
+      @TimerId String tag,
       @Key K key,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
-      @StateId(FLUSH_DUE) ValueState<Instant> flushDue,
-      @TimerId(FLUSH_TIMER) Timer flushTimer,
+      @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
-    Clock clock = clockOf(flushTimer);
-    KeyedPaneState.onFlushTimer(
-        engine.withClock(clock),
-        clock.millis(),
-        openWindows,
-        flushDue,
-        flushTimer,
-        panes -> emit(key, panes, out));
+    emit(
+        key,
+        KeyedPaneState.onFlushTimer(engine.withClock(clockOf(flushes.get(tag))), tag, openWindows),
+        out);
   }
 
   private void emit(K key, List<PaneEngine.Pane<OutputT>> panes, MultiOutputReceiver out) {
     for (PaneEngine.Pane<OutputT> pane : panes) {
       out.get(panesTag).output(KV.of(key, KV.of(pane.pane(), pane.value())));
     }
-  }
-
-  /** The tag of a window's deadline timer: its start in epoch milliseconds. */
-  private static String tag(Instant windowStart) {
-    return Long.toString(windowStart.getMillis());
   }
 
   /** The runner's processing time, which a {@code TestStream} may set by hand, as a clock. */

@@ -48,7 +48,8 @@ class ModelCodersTest {
         Arguments.of(
             JoinedRecord.class, JoinedRecord.Coder.of(), new JoinedRecord("b1", PANE, true, "{}")),
         Arguments.of(ArrivedLine.class, ArrivedLine.Coder.of(), new ArrivedLine("x", T, 4)),
-        Arguments.of(ArrivedLine.class, ArrivedLine.Coder.of(), ArrivedLine.fromKafka("x", KAFKA)),
+        Arguments.of(
+            ArrivedLine.class, ArrivedLine.Coder.of(), ArrivedLine.fromKafka("x", KAFKA, null)),
         Arguments.of(
             ArrivedLine.class,
             ArrivedLine.Coder.of(),

@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.model.SourceBatch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,6 +29,13 @@ final class RandomStream {
   private static final long START = 1_600_000_000_000L;
 
   final TestStream<String> stream;
+
+  /**
+   * The same records in the same order, each step's records as one {@link SourceBatch} whose bound
+   * is the watermark they were added at: what a batching source gives.
+   */
+  final TestStream<SourceBatch<String>> batches;
+
   final int inputCount;
   final Set<String> expectedLate = new HashSet<>();
   final Set<String> expectedDeadLetters = new HashSet<>();
@@ -38,8 +46,11 @@ final class RandomStream {
   RandomStream(long seed, EventTimeWindowing windowing) {
     Random random = new Random(seed);
     TestStream.Builder<String> builder = TestStream.create(StringUtf8Coder.of());
+    TestStream.Builder<SourceBatch<String>> batchBuilder =
+        TestStream.create(SourceBatch.SourceBatchCoder.of(StringUtf8Coder.of()));
     Instant watermark = new Instant(START);
     builder = builder.advanceWatermarkTo(watermark);
+    batchBuilder = batchBuilder.advanceWatermarkTo(watermark);
     long frontier = START;
     int sequence = 0;
     int steps = 10 + random.nextInt(15);
@@ -79,14 +90,25 @@ final class RandomStream {
         }
       }
       builder = addAll(builder, batch);
+      batchBuilder = batchBuilder.addElements(asBatch(batch, watermark));
       if (random.nextInt(3) > 0) {
         long advance = random.nextInt(8000);
         watermark = new Instant(Math.max(watermark.getMillis(), frontier - 2000 + advance));
         builder = builder.advanceWatermarkTo(watermark);
+        batchBuilder = batchBuilder.advanceWatermarkTo(watermark);
       }
     }
     inputCount = sequence;
     stream = builder.advanceWatermarkToInfinity();
+    batches = batchBuilder.advanceWatermarkToInfinity();
+  }
+
+  /** A batch at its earliest record's timestamp, as {@link SourceBatch}'s source emits it. */
+  private static TimestampedValue<SourceBatch<String>> asBatch(
+      List<TimestampedValue<String>> records, Instant watermark) {
+    Instant earliest =
+        records.stream().map(TimestampedValue::getTimestamp).min(Instant::compareTo).orElseThrow();
+    return TimestampedValue.of(new SourceBatch<>(List.copyOf(records), watermark), earliest);
   }
 
   private static TestStream.Builder<String> addAll(

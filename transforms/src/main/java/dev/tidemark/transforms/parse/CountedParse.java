@@ -1,0 +1,62 @@
+package dev.tidemark.transforms.parse;
+
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.Event;
+import java.io.Serializable;
+import java.util.function.Consumer;
+import org.apache.beam.sdk.metrics.Counter;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * One record's parse as {@link ParseEvents} does it, counted in tidemark's metrics: the event, or
+ * its dead letter with the reason. The one rule of {@link ParseEventFn} and {@link ParseBatchFn}.
+ * The caller counts the records in ({@link #countIn}), a batch's at once: a Beam counter looks
+ * itself up in the step's metrics at every increment.
+ */
+final class CountedParse implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private final Counter recordsIn = TidemarkMetrics.recordsIn();
+  private final Counter deadLetters = TidemarkMetrics.deadLetters();
+  private final Counter inAnotherFormat = TidemarkMetrics.inAnotherFormat();
+  private final ArrivedLineParser parser;
+
+  CountedParse(ArrivedLineParser parser) {
+    this.parser = parser;
+  }
+
+  /** Counts {@code records} records in, each of which is parsed once. */
+  void countIn(long records) {
+    recordsIn.inc(records);
+  }
+
+  /**
+   * The event in {@code line}, whose source gave it {@code sourceTimestamp}; or null, once its dead
+   * letter has gone to {@code dead}.
+   */
+  @Nullable Event parse(ArrivedLine line, Instant sourceTimestamp, Consumer<DeadLetter> dead) {
+    try {
+      Event event = parser.parse(line, Instant.now());
+      if (event.eventTime().isBefore(sourceTimestamp)) {
+        throw new BadRecordException(
+            "event time "
+                + event.eventTime().getMillis()
+                + " is before the timestamp "
+                + sourceTimestamp.getMillis()
+                + " the source gave the record; give the source the same event-time field");
+      }
+      return event;
+    } catch (BadRecordException e) {
+      deadLetters.inc();
+      if (parser.anotherFormat(line) != null) {
+        inAnotherFormat.inc();
+      }
+      dead.accept(new DeadLetter(line.text(), e.getMessage(), line.source()));
+      return null;
+    }
+  }
+}
