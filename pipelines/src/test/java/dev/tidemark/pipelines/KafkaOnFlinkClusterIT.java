@@ -198,6 +198,33 @@ class KafkaOnFlinkClusterIT {
    * the count of all its records, those read before the stop and those after: none lost, none
    * doubled.
    */
+  /** Whether the nodes' Prometheus reporters serve both gauges of both partitions, within 60 s. */
+  private static boolean awaitPartitionGauges(FlinkCluster cluster, String topic)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      String scraped = cluster.scrapePrometheus();
+      boolean all = true;
+      for (String gauge : List.of("watermark", "activity")) {
+        for (int partition = 0; partition < 2; partition++) {
+          all &=
+              scraped.contains(
+                  "flink_taskmanager_job_task_operator_tidemark_"
+                      + gauge
+                      + "_"
+                      + topic
+                      + "_"
+                      + partition
+                      + "_{");
+        }
+      }
+      if (all || System.nanoTime() > deadline) {
+        return all;
+      }
+      Thread.sleep(500);
+    }
+  }
+
   @Test
   void anUpgradeThroughASavepointLosesNoWindowAndDoublesNone(
       KafkaBroker broker, FlinkCluster cluster) throws Exception {
@@ -229,6 +256,8 @@ class KafkaOnFlinkClusterIT {
       }
       readRows(broker, topic, rows, counts, () -> rows.keySet().containsAll(closedBeforeTheStop));
       assertThat(rows.keySet(), equalTo(closedBeforeTheStop));
+      // Each partition's watermark and activity are where operators look: a Prometheus scrape.
+      assertThat(awaitPartitionGauges(cluster, topic), equalTo(true));
       // (2) A savepoint, and the job ends with it.
       savepoint = cluster.stopTheLatestJobWithASavepoint(directory.resolve("savepoints"));
       assertThat(

@@ -7,6 +7,8 @@ import static org.hamcrest.Matchers.greaterThan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.transforms.testing.KafkaBroker;
+import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -16,18 +18,26 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * tidemark's metrics of a running job, read through Flink's REST API the way a user's dashboard
  * would: {@code count --webUi=PORT} serves the Web UI and the API on 127.0.0.1, and while a paced
  * replay runs (15 s), the recording's records read, watermark, newest event time and lag, and the
- * records counted in, rise as the job goes.
+ * records counted in, rise as the job goes. A Kafka topic's partitions report their watermark and
+ * activity there too, the empty one included.
  */
+@ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
+@ExtendWith(SharedKafkaBroker.class)
 class MetricsThroughRestIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -80,6 +90,62 @@ class MetricsThroughRestIT {
     assertThat(Files.readString(directory.resolve("run.log")), run.exitValue(), equalTo(0));
   }
 
+  /**
+   * Each partition's gauges reach Flink, even a partition that never had a record, on a subtask
+   * that never read one: the case they are for ("why does my window not fire?").
+   */
+  @Test
+  void eachKafkaPartitionsWatermarkAndActivityAreInFlinksRestApiTheEmptyOneToo(KafkaBroker broker)
+      throws Exception {
+    broker.createTopic("gauges", 2);
+    List<String> records = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      records.add("a," + (1586489565000L + i * 1000L));
+    }
+    broker.send("gauges", 1, records);
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    Process run =
+        TidemarkJar.run(
+                "count",
+                "--source=kafka://" + broker.bootstrapServers() + "/gauges",
+                "--startFrom=earliest",
+                "--parallelism=2",
+                "--idleTimeout=3s",
+                "--webUi=" + port,
+                "--sink=file:" + directory.resolve("results.json"))
+            .redirectOutput(directory.resolve("run.log").toFile())
+            .start();
+    try {
+      String api = "http://127.0.0.1:" + port;
+      String empty = "activity[gauges-0]";
+      String quiet = "activity[gauges-1]";
+      Map<String, Double> metrics = tidemarkMetrics(api, empty);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      // Partition 1 is active while its records are read, then quiet for 3 s: idle.
+      while (System.nanoTime() < deadline
+          && !(Double.valueOf(2.0).equals(metrics.get(empty))
+              && Double.valueOf(1.0).equals(metrics.get(quiet)))) {
+        Thread.sleep(500);
+        metrics = tidemarkMetrics(api, empty);
+      }
+
+      assertThat(metrics.toString(), metrics.get(empty), equalTo(2.0));
+      assertThat(metrics.toString(), metrics.get(quiet), equalTo(1.0));
+      // The records' partition holds its newest event time minus the default bound; the empty
+      // one follows the wall clock.
+      assertThat(metrics.get("watermark[gauges-1]"), greaterThan(1586489565000.0));
+      assertThat(
+          metrics.get("watermark[gauges-0]"),
+          greaterThan((double) (System.currentTimeMillis() - TimeUnit.HOURS.toMillis(1))));
+    } finally {
+      run.destroy();
+      assertThat("stops on a signal", run.waitFor(1, TimeUnit.MINUTES), equalTo(true));
+    }
+  }
+
   private static boolean rose(Map<String, Double> before, Map<String, Double> after, String name) {
     return after.getOrDefault(name, 0.0) > before.getOrDefault(name, 0.0);
   }
@@ -89,6 +155,14 @@ class MetricsThroughRestIT {
    * run and report them.
    */
   private Map<String, Double> tidemarkMetrics(String api) throws Exception {
+    return tidemarkMetrics(api, "recordsRead[" + RECORDING + "]");
+  }
+
+  /**
+   * tidemark's metrics of the running job, by name, from every vertex of it; waits for the job to
+   * run and report {@code awaited} and {@code recordsIn}.
+   */
+  private Map<String, Double> tidemarkMetrics(String api, String awaited) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       Map<String, Double> metrics = new HashMap<>();
@@ -111,7 +185,7 @@ class MetricsThroughRestIT {
           }
         }
       }
-      if (metrics.containsKey("recordsRead[" + RECORDING + "]") && metrics.containsKey("recordsIn")
+      if (metrics.containsKey(awaited) && metrics.containsKey("recordsIn")
           || System.nanoTime() > deadline) {
         return metrics;
       }

@@ -42,6 +42,9 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
   private boolean batchFrom(boolean hasRecord) throws IOException {
     if (!hasRecord) {
       current = null;
+      // Read here too, where the runner collects the step's metrics (start and advance), not only
+      // between elements, where it does not: a reader whose inputs are all empty reports them.
+      getWatermark();
       return false;
     }
     List<TimestampedValue<T>> batch = new ArrayList<>();

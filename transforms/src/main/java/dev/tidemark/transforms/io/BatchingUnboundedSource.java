@@ -28,6 +28,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       a watermark read after a batch covers every record in it, as it would after its last
  *       record, and a checkpoint mark taken after a batch is the wrapped reader's mark after its
  *       last record. The watermark never goes back: it is the highest the wrapped reader gave.
+ *   <li>The wrapped reader's watermark is also read in every {@code start} and {@code advance},
+ *       with or without a record: the FlinkRunner collects a source step's Beam metrics only there,
+ *       so gauges that a reader sets as it computes its watermark (tidemark's Kafka policy sets one
+ *       per partition) reach Flink, even for a reader that never has a record.
  *   <li>A batch's timestamp is its earliest record's, so a step that emits each record at its own
  *       timestamp never emits one before its input.
  * </ul>
