@@ -42,10 +42,10 @@ final class LiveTable {
               seconds.size(),
               entry.getValue().size(),
               first(seconds),
-              median(seconds),
+              Table.median(seconds),
               last(seconds),
-              median(valid(entry.getValue(), Result::eventsPerSecond)),
-              median(cpu)));
+              Table.median(valid(entry.getValue(), Result::eventsPerSecond)),
+              Table.median(cpu)));
     }
     List<Result> tidemark = results.get(LiveVariant.TIDEMARK);
     List<Result> other = results.get(LiveVariant.NATIVE_FLINK);
@@ -56,10 +56,10 @@ final class LiveTable {
               Locale.ROOT,
               "%ntidemark / %s (medians): %.2fx the speed, %.2fx the CPU per record",
               LiveVariant.NATIVE_FLINK.label(),
-              median(valid(tidemark, Result::eventsPerSecond))
-                  / median(valid(other, Result::eventsPerSecond)),
-              median(valid(tidemark, Result::cpuSecondsPerMillion))
-                  / median(valid(other, Result::cpuSecondsPerMillion))));
+              Table.median(valid(tidemark, Result::eventsPerSecond))
+                  / Table.median(valid(other, Result::eventsPerSecond)),
+              Table.median(valid(tidemark, Result::cpuSecondsPerMillion))
+                  / Table.median(valid(other, Result::cpuSecondsPerMillion))));
       if (!paired.isEmpty()) {
         table.append(
             String.format(
@@ -67,7 +67,7 @@ final class LiveTable {
                 "%n  run by run (each pair back to back): %.2fx to %.2fx, median %.2fx",
                 first(paired),
                 last(paired),
-                median(paired)));
+                Table.median(paired)));
       }
     }
     return table.append(String.format("%n")).toString();
@@ -90,15 +90,5 @@ final class LiveTable {
 
   private static double last(List<Double> sorted) {
     return sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() - 1);
-  }
-
-  private static double median(List<Double> sorted) {
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    int middle = sorted.size() / 2;
-    return sorted.size() % 2 == 1
-        ? sorted.get(middle)
-        : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
   }
 }

@@ -8,11 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.io.MoreFiles;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -67,22 +64,10 @@ final class LoopbackBroker implements AutoCloseable {
   }
 
   private void awaitAnswer() throws InterruptedException {
-    Map<String, Object> config =
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2000,
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000);
-    long deadline = System.nanoTime() + STARTUP.toNanos();
-    while (System.nanoTime() < deadline && broker.isAlive()) {
-      try (Admin admin = Admin.create(config)) {
-        admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
-        return;
-      } catch (Exception notYet) {
-        Thread.sleep(250);
-      }
+    if (!KafkaNode.awaitAnswer(bootstrapServers, STARTUP, broker::isAlive)) {
+      close();
+      throw new IllegalStateException("the benchmark's Kafka broker did not answer in time");
     }
-    close();
-    throw new IllegalStateException("the benchmark's Kafka broker did not answer in time");
   }
 
   @Override

@@ -138,7 +138,8 @@ final class Table {
     return rates;
   }
 
-  private static double median(List<Double> sorted) {
+  /** The median of {@code sorted}; NaN when it is empty. */
+  static double median(List<Double> sorted) {
     if (sorted.isEmpty()) {
       return Double.NaN;
     }

@@ -1,8 +1,13 @@
 package dev.tidemark.stack;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -42,6 +47,30 @@ public final class KafkaNode {
         "group.initial.rebalance.delay.ms=0",
         "auto.create.topics.enable=false",
         "");
+  }
+
+  /**
+   * Waits until the broker at {@code bootstrapServers} answers an admin request, for at most {@code
+   * timeout} and while {@code running} says its process still runs; returns whether it answered.
+   */
+  public static boolean awaitAnswer(
+      String bootstrapServers, Duration timeout, BooleanSupplier running)
+      throws InterruptedException {
+    Map<String, Object> config =
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2000,
+            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline && running.getAsBoolean()) {
+      try (Admin admin = Admin.create(config)) {
+        admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
+        return true;
+      } catch (Exception notYet) {
+        Thread.sleep(250);
+      }
+    }
+    return false;
   }
 
   /**

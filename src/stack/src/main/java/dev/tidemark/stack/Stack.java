@@ -243,21 +243,9 @@ public final class Stack {
   }
 
   private void awaitKafka(String bootstrapServers) throws Exception {
-    long deadline = System.nanoTime() + STARTUP.toNanos();
-    Map<String, Object> config =
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2000,
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000);
-    while (System.nanoTime() < deadline) {
-      try (Admin admin = Admin.create(config)) {
-        admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
-        return;
-      } catch (Exception notYet) {
-        Thread.sleep(250);
-      }
+    if (!KafkaNode.awaitAnswer(bootstrapServers, STARTUP, () -> true)) {
+      throw new IllegalStateException("Kafka did not answer in time; see " + log("kafka"));
     }
-    throw new IllegalStateException("Kafka did not answer in time; see " + log("kafka"));
   }
 
   private void awaitTaskManagers(int flinkPort, int count) throws Exception {
