@@ -15,10 +15,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 final class Utf8Text {
 
+  private static final char REPLACEMENT = '\uFFFD';
+
   private Utf8Text() {}
 
-  /** The text of {@code bytes}, or null when they are not UTF-8. */
+  /**
+   * The text of {@code bytes}, or null when they are not UTF-8. Java's own decoding is much cheaper
+   * than a strict decoder, and it puts U+FFFD for every malformed sequence: text without U+FFFD
+   * came from valid bytes, and only text with one (malformed, or a real U+FFFD) is decoded again
+   * strictly, to tell which.
+   */
   static @Nullable String decodeOrNull(byte[] bytes) {
+    String lenient = new String(bytes, StandardCharsets.UTF_8);
+    if (lenient.indexOf(REPLACEMENT) < 0) {
+      return lenient;
+    }
     try {
       return strictDecoder().decode(ByteBuffer.wrap(bytes)).toString();
     } catch (CharacterCodingException e) {
