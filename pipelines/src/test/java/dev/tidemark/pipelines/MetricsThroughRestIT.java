@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -51,20 +52,11 @@ class MetricsThroughRestIT {
 
   @Test
   void aRunningJobsMetricsAreInFlinksRestApi() throws Exception {
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    Process run =
-        TidemarkJar.run(
-                "count",
-                "--source=generator:records=60000,keys=3,rate=4000,seed=4",
-                "--webUi=" + port,
-                "--sink=file:" + directory.resolve("results.json"))
-            .redirectOutput(directory.resolve("run.log").toFile())
-            .start();
+    WebUiRun count =
+        startCountWithWebUi("--source=generator:records=60000,keys=3,rate=4000,seed=4");
+    Process run = count.process();
     try {
-      String api = "http://127.0.0.1:" + port;
+      String api = count.api();
       assertThat("the Web UI", get(api + "/").toString(), containsString("Apache Flink"));
       Map<String, Double> first = tidemarkMetrics(api);
       // Beam hands the metrics to Flink every few seconds, and Flink's API caches them for one.
@@ -103,23 +95,15 @@ class MetricsThroughRestIT {
       records.add("a," + (1586489565000L + i * 1000L));
     }
     broker.send("gauges", 1, records);
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    Process run =
-        TidemarkJar.run(
-                "count",
-                "--source=kafka://" + broker.bootstrapServers() + "/gauges",
-                "--startFrom=earliest",
-                "--parallelism=2",
-                "--idleTimeout=3s",
-                "--webUi=" + port,
-                "--sink=file:" + directory.resolve("results.json"))
-            .redirectOutput(directory.resolve("run.log").toFile())
-            .start();
+    WebUiRun count =
+        startCountWithWebUi(
+            "--source=kafka://" + broker.bootstrapServers() + "/gauges",
+            "--startFrom=earliest",
+            "--parallelism=2",
+            "--idleTimeout=3s");
+    Process run = count.process();
     try {
-      String api = "http://127.0.0.1:" + port;
+      String api = count.api();
       String empty = "activity[gauges-0]";
       String quiet = "activity[gauges-1]";
       Map<String, Double> metrics = tidemarkMetrics(api, empty);
@@ -144,6 +128,28 @@ class MetricsThroughRestIT {
       run.destroy();
       assertThat("stops on a signal", run.waitFor(1, TimeUnit.MINUTES), equalTo(true));
     }
+  }
+
+  /** A run of {@code count} serving its Web UI and REST API, and the API's address. */
+  private record WebUiRun(Process process, String api) {}
+
+  /**
+   * Starts {@code count} with {@code options}, its Web UI on a free port, its results in a file.
+   */
+  private WebUiRun startCountWithWebUi(String... options) throws IOException {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    List<String> args = new ArrayList<>(List.of("count"));
+    args.addAll(List.of(options));
+    args.add("--webUi=" + port);
+    args.add("--sink=file:" + directory.resolve("results.json"));
+    Process process =
+        TidemarkJar.run(args.toArray(String[]::new))
+            .redirectOutput(directory.resolve("run.log").toFile())
+            .start();
+    return new WebUiRun(process, "http://127.0.0.1:" + port);
   }
 
   private static boolean rose(Map<String, Double> before, Map<String, Double> after, String name) {

@@ -1,13 +1,12 @@
 package dev.tidemark.benchmarks;
 
+import dev.tidemark.stack.ChildJvm;
 import dev.tidemark.stack.KafkaNode;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.io.MoreFiles;
 import org.apache.kafka.common.Uuid;
@@ -85,12 +84,7 @@ final class LoopbackBroker implements AutoCloseable {
   }
 
   private static Process launch(Path log, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
+    return new ProcessBuilder(ChildJvm.command(args))
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();

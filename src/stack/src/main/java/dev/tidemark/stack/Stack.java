@@ -226,12 +226,7 @@ public final class Stack {
 
   /** Starts {@code java -cp <this classpath> ARGS} on its own, logging to {@code DIR/name.log}. */
   private Process launch(String name, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
+    return new ProcessBuilder(ChildJvm.command(args))
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log(name).toFile()))
         .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
