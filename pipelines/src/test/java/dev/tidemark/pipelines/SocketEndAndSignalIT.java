@@ -124,8 +124,11 @@ class SocketEndAndSignalIT {
    * (1) A replay paced at 4,000 records a second, 80,000 in all, is stopped once a sixth of its
    * windows are written, about halfway through its records (its panes come a few seconds behind
    * what it reads); (2) its summary counts what it did up to the stop, from the counters Flink last
-   * reported: never zeros for work that was done, never more than was written, and less than the
-   * whole recording.
+   * reported: never zeros for work that was done, and less than the whole recording. Its results
+   * out are the panes handed to the file sink, as the file holds them give or take two lags, each
+   * of a second or two: the counters Flink last reported are that old, and a cancel loses the
+   * sink's last bundle, which it writes at once when the bundle ends. This replay writes about 24
+   * panes a second, so the two agree within 5 s of them.
    */
   @Test
   void sigtermHalfwayThroughAReplaySumsUpWhatItProcessed() throws Exception {
@@ -151,10 +154,12 @@ class SocketEndAndSignalIT {
       long recordsIn = Long.parseLong(summary.group(1));
       long resultsOut = Long.parseLong(summary.group(2));
       assertThat(output, recordsIn, allOf(greaterThan(0L), lessThan(80_000L)));
+      long written = Outputs.read(results).size();
+      assertThat(output, resultsOut, greaterThan(0L));
       assertThat(
-          output,
-          resultsOut,
-          allOf(greaterThan(0L), lessThanOrEqualTo((long) Outputs.read(results).size())));
+          output + "written: " + written,
+          Math.abs(resultsOut - written),
+          lessThanOrEqualTo(5 * 24L));
     } finally {
       run.destroyForcibly();
     }
