@@ -62,12 +62,17 @@ final class FinalRows {
 
   private void add(String line) throws IOException {
     JsonNode row = JSON.readTree(line);
-    long windowEnd =
-        LocalDateTime.parse(row.get("event_time_log").asText(), WINDOW_END)
-            .toInstant(ZoneOffset.UTC)
-            .toEpochMilli();
-    if (row.get("final").asBoolean() && topic.isComplete(windowEnd)) {
+    if (row.get("final").asBoolean() && topic.isComplete(windowEnd(row))) {
       counted += row.get("count_result").asLong();
     }
+  }
+
+  /**
+   * The end of a {@code metrics} row's window, from its {@code event_time_log} (UTC), in millis.
+   */
+  static long windowEnd(JsonNode row) {
+    return LocalDateTime.parse(row.get("event_time_log").asText(), WINDOW_END)
+        .toInstant(ZoneOffset.UTC)
+        .toEpochMilli();
   }
 }

@@ -9,9 +9,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,8 +29,6 @@ public final class MemoryRun {
   static final List<Double> POINTS = List.of(0.1, 0.3, 0.5, 0.7, 0.9);
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final DateTimeFormatter WINDOW_END =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private MemoryRun() {}
 
@@ -93,8 +88,7 @@ public final class MemoryRun {
   /** The window end in a row; {@code Long.MIN_VALUE} for a piece of a row still being written. */
   private static long windowEndOrNone(String row) {
     try {
-      String end = JSON.readTree(row).get("event_time_log").asText();
-      return LocalDateTime.parse(end, WINDOW_END).toInstant(ZoneOffset.UTC).toEpochMilli();
+      return FinalRows.windowEnd(JSON.readTree(row));
     } catch (IOException | RuntimeException e) {
       return Long.MIN_VALUE;
     }
