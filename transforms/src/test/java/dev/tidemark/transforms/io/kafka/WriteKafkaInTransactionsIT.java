@@ -1,0 +1,220 @@
+package dev.tidemark.transforms.io.kafka;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.tidemark.transforms.testing.KafkaBroker;
+import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.runners.flink.FlinkRunner;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Exactly-once writes to a real broker, as a {@code read_committed} consumer sees them: a shard's
+ * retried attempt skips what an earlier one committed, and a producer left behind by a failure can
+ * neither commit nor leave its records visible; and the whole transform on embedded Flink with
+ * checkpoints. (A TaskManager killed mid-stream is {@code KafkaOnFlinkClusterIT}'s, in pipelines.)
+ */
+@ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
+@ExtendWith(SharedKafkaBroker.class)
+class WriteKafkaInTransactionsIT {
+
+  private static final Map<String, Object> SERIALIZERS =
+      Map.of(
+          ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+          ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+
+  private static KafkaBroker broker;
+
+  @BeforeAll
+  static void shareBroker(KafkaBroker shared) {
+    broker = shared;
+  }
+
+  @Test
+  void aRetryWritesOnlyWhatTheEarlierAttemptDidNotCommit() throws Exception {
+    String topic = "eos-retry";
+    broker.createTopic(topic, 1);
+    String run = UUID.randomUUID().toString();
+    // (1) The first attempt commits records 0 to 4.
+    try (ShardProducer<String, String> first = open(topic, run)) {
+      for (int i = 0; i < 5; i++) {
+        first.send(i, "k", "r" + i);
+      }
+      first.commit();
+    }
+    // (2) The retry numbers the same records the same, from the state it restored (0 here), and
+    // goes on to 9: it writes only 5 to 9.
+    try (ShardProducer<String, String> retry = open(topic, run)) {
+      for (int i = 0; i < 10; i++) {
+        if (!retry.committed(i)) {
+          retry.send(i, "k", "r" + i);
+        }
+      }
+      retry.commit();
+    }
+    assertThat(readCommitted(topic, 10), equalTo(numbered(0, 10)));
+  }
+
+  @Test
+  void aProducerLeftBehindByAFailureIsFencedAndItsOpenTransactionAborted() throws Exception {
+    String topic = "eos-zombie";
+    broker.createTopic(topic, 1);
+    String run = UUID.randomUUID().toString();
+    ShardProducer<String, String> zombie = open(topic, run);
+    try {
+      // (1) An attempt sends 0 to 2 and dies before committing.
+      for (int i = 0; i < 3; i++) {
+        zombie.send(i, "k", "r" + i);
+      }
+      // (2) Its retry opens the same shard: nothing is committed, so it writes 0 to 2 itself.
+      try (ShardProducer<String, String> retry = open(topic, run)) {
+        assertThat(retry.committed(0), equalTo(false));
+        for (int i = 0; i < 3; i++) {
+          retry.send(i, "k", "r" + i);
+        }
+        retry.commit();
+      }
+      // (3) The old attempt, still alive somewhere, can no longer commit.
+      assertThrows(KafkaException.class, zombie::commit);
+    } finally {
+      zombie.close();
+    }
+    assertThat(readCommitted(topic, 3), equalTo(numbered(0, 3)));
+  }
+
+  @Test
+  void aNewRunDoesNotSkipByAnotherRunsMarker() throws Exception {
+    String topic = "eos-new-run";
+    broker.createTopic(topic, 1);
+    try (ShardProducer<String, String> earlier = open(topic, "run-1")) {
+      earlier.send(0, "k", "r0");
+      earlier.commit();
+    }
+    try (ShardProducer<String, String> later = open(topic, "run-2")) {
+      assertThat(later.committed(0), equalTo(false));
+    }
+  }
+
+  @Test
+  void onFlinkWithCheckpointsEveryRecordIsWrittenOnce() throws Exception {
+    String topic = "eos-flink";
+    broker.createTopic(topic, 2);
+    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    options.setRunner(FlinkRunner.class);
+    options.setFlinkMaster("[local]");
+    options.setStreaming(true);
+    options.setParallelism(2);
+    options.setCheckpointingInterval(200L);
+    options.setShutdownSourcesAfterIdleMs(0L);
+    options.setEnableStableInputDrain(true);
+    Pipeline pipeline = Pipeline.create(options);
+    List<String> values = numbered(0, 300);
+    // Six parts, so that checkpoints come between them.
+    TestStream.Builder<KV<String, String>> stream =
+        TestStream.create(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
+    for (int from = 0; from < values.size(); from += 50) {
+      TimestampedValue<KV<String, String>>[] part = new TimestampedValue[50];
+      for (int i = 0; i < part.length; i++) {
+        String value = values.get(from + i);
+        part[i] = TimestampedValue.of(KV.of("key-" + (from + i) % 7, value), new Instant(from + i));
+      }
+      stream = stream.addElements(part[0], Arrays.copyOfRange(part, 1, part.length));
+    }
+    pipeline
+        .apply("Records", stream.advanceWatermarkToInfinity())
+        .apply(
+            "WriteInTransactions",
+            WriteKafkaInTransactions.<String, String>to(broker.bootstrapServers(), topic)
+                .withSerializers(StringSerializer.class, StringSerializer.class)
+                .withShards(3)
+                .withTransactionalIdPrefix("eos-flink-" + UUID.randomUUID()));
+    pipeline.run().waitUntilFinish();
+    assertThat(readCommitted(topic, values.size()), containsInAnyOrder(values.toArray()));
+  }
+
+  private static ShardProducer<String, String> open(String topic, String run) {
+    return ShardProducer.open(
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+        SERIALIZERS,
+        topic + "-writer",
+        topic,
+        run);
+  }
+
+  private static List<String> numbered(int from, int to) {
+    List<String> values = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      values.add("r" + i);
+    }
+    return values;
+  }
+
+  /**
+   * The values a {@code read_committed} consumer reads from {@code topic}, up to its end: it waits
+   * for at least {@code atLeast} of them, then reads to the end offsets, so a surplus shows too.
+   */
+  private static List<String> readCommitted(String topic, int atLeast) {
+    Map<String, Object> config =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    List<String> values = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+      Set<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .collect(Collectors.toSet());
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+          values.add(record.value());
+        }
+        if (values.size() >= atLeast && atTheEnd(consumer, partitions)) {
+          break;
+        }
+      }
+    }
+    return values;
+  }
+
+  private static boolean atTheEnd(
+      KafkaConsumer<String, String> consumer, Set<TopicPartition> partitions) {
+    Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+    return partitions.stream().allMatch(p -> consumer.position(p) >= ends.get(p));
+  }
+}
