@@ -39,7 +39,7 @@ final class WriteOutputs {
     results
         .apply("ResultsToJson", ParDo.of(new ResultsToJsonFn<>(toJson, keyOf)))
         .setCoder(KEYED_LINE)
-        .apply("WriteResults", sink.writeKeyed());
+        .apply("WriteResults", sink.writeKeyed("results"));
   }
 
   /** Writes late records as JSON lines, each keyed by where it came from, if known. */
@@ -50,7 +50,7 @@ final class WriteOutputs {
                     TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings()))
                 .via(record -> KV.of(position(record.source()), JsonLines.late(record))))
         .setCoder(KEYED_LINE)
-        .apply("WriteLate" + name, sink.writeKeyed());
+        .apply("WriteLate" + name, sink.writeKeyed("late" + name));
   }
 
   /** Writes dead letters as JSON lines, each keyed by where it came from, if known. */
@@ -61,7 +61,7 @@ final class WriteOutputs {
                     TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings()))
                 .via(letter -> KV.of(position(letter.source()), JsonLines.deadLetter(letter))))
         .setCoder(KEYED_LINE)
-        .apply("WriteDeadLetters", sink.writeKeyed());
+        .apply("WriteDeadLetters", sink.writeKeyed("deadLetters"));
   }
 
   /** A record's key from its source position: {@code topic-partition@offset}, unique per record. */

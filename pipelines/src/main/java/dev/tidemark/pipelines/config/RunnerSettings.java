@@ -32,6 +32,9 @@ public final class RunnerSettings {
       // same copies, but also the state backend's copy-on-write ones: see
       // RunnerSettingsCheckpointTest.
       options.setObjectReuse(true);
+      // An exactly-once Kafka sink holds its records until a checkpoint completes; a replay that
+      // ends hands it the last ones as it ends, rather than leaving them unwritten.
+      options.setEnableStableInputDrain(true);
     }
     if (options.getParallelism() != null && options.getParallelism() > 0) {
       options.setTargetParallelism(options.getParallelism());

@@ -1,5 +1,6 @@
 package dev.tidemark.pipelines.io;
 
+import dev.tidemark.transforms.io.kafka.WriteKafkaInTransactions;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
@@ -11,7 +12,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * {@code kafka://HOST:PORT/TOPIC}: each line a record value, keyed when the pipeline gives it a key
- * ({@link #writeKeyed}).
+ * ({@link #writeKeyed}). At least once, or exactly once in Kafka transactions ({@link
+ * WriteKafkaInTransactions}, named {@code tidemark-TOPIC-OUTPUT-SHARD}) when the run checkpoints in
+ * exactly-once mode on Flink ({@link OutputSinks}).
  */
 final class KafkaSink implements Sink {
 
@@ -21,10 +24,18 @@ final class KafkaSink implements Sink {
   private final String topic;
   private final TreeMap<String, Object> clientProperties;
 
-  KafkaSink(String bootstrapServers, String topic, Map<String, String> clientProperties) {
+  /** Writers of the transactions, or 0 for an at-least-once sink. */
+  private final int transactionalShards;
+
+  KafkaSink(
+      String bootstrapServers,
+      String topic,
+      Map<String, String> clientProperties,
+      int transactionalShards) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
     this.clientProperties = new TreeMap<>(clientProperties);
+    this.transactionalShards = transactionalShards;
   }
 
   @Override
@@ -38,7 +49,14 @@ final class KafkaSink implements Sink {
   }
 
   @Override
-  public PTransform<PCollection<KV<String, String>>, PDone> writeKeyed() {
+  public PTransform<PCollection<KV<String, String>>, PDone> writeKeyed(String output) {
+    if (transactionalShards > 0) {
+      return WriteKafkaInTransactions.<String, String>to(bootstrapServers, topic)
+          .withSerializers(StringSerializer.class, StringSerializer.class)
+          .withClientConfig(clientProperties)
+          .withShards(transactionalShards)
+          .withTransactionalIdPrefix("tidemark-" + topic + "-" + output);
+    }
     return KafkaIO.<String, String>write()
         .withBootstrapServers(bootstrapServers)
         .withTopic(topic)

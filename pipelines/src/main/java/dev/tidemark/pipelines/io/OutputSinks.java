@@ -3,20 +3,33 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.util.Map;
+import org.apache.beam.runners.flink.FlinkRunner;
+import org.apache.flink.streaming.api.CheckpointingMode;
 
 /** The three places a pipeline writes to: results, late records, dead letters. */
 public record OutputSinks(Sink results, Sink late, Sink deadLetters) {
 
   /**
-   * The sinks of {@code --sink}, {@code --lateSink} and {@code --deadLetterSink}.
+   * The sinks of {@code --sink}, {@code --lateSink} and {@code --deadLetterSink}. Kafka sinks write
+   * exactly once, in transactions, when the run can keep that promise: on Flink, checkpointing in
+   * exactly-once mode. They then have a writer per {@code --parallelism} (one if it is not set).
    *
    * @throws dev.tidemark.pipelines.config.ConfigurationException naming the option that is wrong
    */
   public static OutputSinks from(TidemarkOptions options) {
     Map<String, String> kafka = KafkaClientProperties.from(options);
+    int shards = writesExactlyOnce(options) ? Math.max(1, options.getParallelism()) : 0;
     return new OutputSinks(
-        SinkUri.parse("sink", options.getSink(), kafka),
-        SinkUri.parse("lateSink", options.getLateSink(), kafka),
-        SinkUri.parse("deadLetterSink", options.getDeadLetterSink(), kafka));
+        SinkUri.parse("sink", options.getSink(), kafka, shards),
+        SinkUri.parse("lateSink", options.getLateSink(), kafka, shards),
+        SinkUri.parse("deadLetterSink", options.getDeadLetterSink(), kafka, shards));
+  }
+
+  /** Whether Kafka sinks write in transactions: Flink, checkpointing in exactly-once mode. */
+  public static boolean writesExactlyOnce(TidemarkOptions options) {
+    return options.getRunner() == FlinkRunner.class
+        && options.getCheckpointingInterval() != null
+        && options.getCheckpointingInterval() > 0
+        && !CheckpointingMode.AT_LEAST_ONCE.name().equals(options.getCheckpointingMode());
   }
 }

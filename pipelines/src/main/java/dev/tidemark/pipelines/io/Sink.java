@@ -19,9 +19,11 @@ public interface Sink extends Serializable {
 
   /**
    * Writes every line with its record key (null: none): a Kafka sink writes the key with the line,
-   * so a compacted topic keeps the latest line of each key; the other sinks write the line.
+   * so a compacted topic keeps the latest line of each key; the other sinks write the line. {@code
+   * output} names this write among the job's writes ({@code results}, {@code late}, ...): an
+   * exactly-once Kafka sink names its transactions after it.
    */
-  default PTransform<PCollection<KV<String, String>>, PDone> writeKeyed() {
+  default PTransform<PCollection<KV<String, String>>, PDone> writeKeyed(String output) {
     return new PTransform<PCollection<KV<String, String>>, PDone>() {
       @Override
       public PDone expand(PCollection<KV<String, String>> keyed) {

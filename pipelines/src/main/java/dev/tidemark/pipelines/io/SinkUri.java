@@ -17,11 +17,13 @@ public final class SinkUri {
   private SinkUri() {}
 
   /**
-   * Parses {@code uri}, the value of {@code --option}.
+   * Parses {@code uri}, the value of {@code --option}; a Kafka sink gets {@code kafkaProperties}
+   * and writes in transactions with {@code transactionalShards} writers, or at least once if 0.
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
-  public static Sink parse(String option, String uri, Map<String, String> kafkaProperties) {
+  public static Sink parse(
+      String option, String uri, Map<String, String> kafkaProperties, int transactionalShards) {
     String value = uri == null ? "" : uri.trim();
     if (value.equals("stdout")) {
       return new StdoutSink();
@@ -46,7 +48,8 @@ public final class SinkUri {
     }
     if (value.startsWith("kafka://")) {
       KafkaAddress address = KafkaAddress.parse(option, value);
-      return new KafkaSink(address.bootstrapServers(), address.topic(), kafkaProperties);
+      return new KafkaSink(
+          address.bootstrapServers(), address.topic(), kafkaProperties, transactionalShards);
     }
     throw new ConfigurationException("--" + option + ": '" + uri + "' is not a sink; " + FORMS);
   }
