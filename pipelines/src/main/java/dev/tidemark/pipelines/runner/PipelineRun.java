@@ -67,6 +67,12 @@ public final class PipelineRun {
   /** How long a stop whose REST API did not answer waits for the job's own end. */
   private static final Duration ENDED_WAIT = Duration.ofSeconds(3);
 
+  /**
+   * How long a stop looks for the running job: a REST API that answers slowly, on a busy machine,
+   * or a job still being scheduled, is asked again rather than taken for no job at all.
+   */
+  private static final Duration RUNNING_JOB_WAIT = Duration.ofSeconds(10);
+
   /** How many readings of the counters {@link #settledCounters} makes at the most. */
   private static final int MAX_SETTLING_READS = 10;
 
@@ -359,7 +365,14 @@ public final class PipelineRun {
     if (drained.get() != null || !summarized.compareAndSet(false, true)) {
       return;
     }
-    Optional<FlinkJob> job = job();
+    Optional<FlinkJob> job;
+    try {
+      job = awaitRunningJob();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("tidemark: stopped by a signal; counts unknown: interrupted while reading them");
+      return;
+    }
     if (job.isEmpty()) {
       // No job runs, or none answers: it ended by itself as the signal came, or had not started.
       err.println(
@@ -398,6 +411,24 @@ public final class PipelineRun {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.empty();
+    }
+  }
+
+  /**
+   * The running job, asked for until {@link #RUNNING_JOB_WAIT} has passed or the job has ended by
+   * itself; empty if there is none by then, or no REST address is known.
+   */
+  private Optional<FlinkJob> awaitRunningJob() throws InterruptedException {
+    long deadline = System.nanoTime() + RUNNING_JOB_WAIT.toNanos();
+    while (true) {
+      Optional<FlinkJob> job = job();
+      if (job.isPresent()
+          || restAddress.isEmpty()
+          || endedBySelf.isDone()
+          || System.nanoTime() > deadline) {
+        return job;
+      }
+      Thread.sleep(250);
     }
   }
 

@@ -71,6 +71,14 @@ public final class InputGroup<K> {
     member(key).progress.observe(eventTime, now);
   }
 
+  /**
+   * Records that input {@code key} could not be seen until {@code now}: a time it cannot have been
+   * quiet in, as far as anyone knows ({@link InputProgress#unobservedUntil}).
+   */
+  public synchronized void unobservedUntil(K key, Instant now) {
+    member(key).progress.unobservedUntil(now);
+  }
+
   /** The last watermark that input {@code key} reported. */
   public synchronized Instant lastWatermark(K key) {
     return member(key).progress.watermark();

@@ -40,6 +40,14 @@ public final class InputProgress {
     quietSince = Watermarks.latest(quietSince, now);
   }
 
+  /**
+   * Records that nothing could be seen of the input until {@code now} (its backlog could not be
+   * measured): its quiet time starts over here, since nobody can say it was quiet before.
+   */
+  public void unobservedUntil(Instant now) {
+    quietSince = Watermarks.latest(quietSince, now);
+  }
+
   /** Moves the watermark to {@code candidate} unless it is already later; returns the watermark. */
   public Instant advanceTo(Instant candidate) {
     watermark = Watermarks.latest(watermark, candidate);

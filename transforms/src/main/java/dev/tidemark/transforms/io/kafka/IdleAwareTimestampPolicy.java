@@ -9,6 +9,7 @@ import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.annotations.VisibleForTesting;
 import org.apache.kafka.common.TopicPartition;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
@@ -18,13 +19,23 @@ import org.joda.time.Instant;
  * <p>"Now" for the watermark is the partition context's backlog check time: the moment the backlog
  * was last measured. A partition only counts as quiet if no record was read after that moment, so a
  * record that arrived between the measurement and the watermark query is never overtaken.
+ *
+ * <p>KafkaIO measures the backlog every second. When two measurements are further apart than {@link
+ * #BLIND_AFTER}, the broker could not be asked in between (it was down, or unreachable), and a
+ * record may have been on its way all that time: a producer holds it until the broker is back. So
+ * such a gap does not count as quiet time; the partition's quiet time starts over at the
+ * measurement after it.
  */
 final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
+
+  /** Three of KafkaIO's backlog measurements missed: the partition was out of sight. */
+  static final Duration BLIND_AFTER = Duration.standardSeconds(3);
 
   private final TopicPartition partition;
   private final InputGroup<TopicPartition> group;
   private final SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime;
   private final ClockSkewGuard clockSkewGuard;
+  private @Nullable Instant lastBacklogCheck;
 
   IdleAwareTimestampPolicy(
       TopicPartition partition,
@@ -60,9 +71,15 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
 
   @Override
   public Instant getWatermark(PartitionContext context) {
+    Instant checked = context.getBacklogCheckTime();
+    if (lastBacklogCheck != null && checked.isAfter(lastBacklogCheck.plus(BLIND_AFTER))) {
+      group.unobservedUntil(partition, checked);
+    }
+    if (lastBacklogCheck == null || checked.isAfter(lastBacklogCheck)) {
+      lastBacklogCheck = checked;
+    }
     // A backlog of exactly 0 is "caught up"; BACKLOG_UNKNOWN (-1) is never treated as idle.
-    return group.watermark(
-        partition, context.getBacklogCheckTime(), context.getMessageBacklog() == 0);
+    return group.watermark(partition, checked, context.getMessageBacklog() == 0);
   }
 
   private @Nullable Instant eventTimeOrNull(KafkaRecord<K, V> record) {

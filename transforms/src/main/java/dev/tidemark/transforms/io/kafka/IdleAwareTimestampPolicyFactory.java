@@ -34,7 +34,9 @@ import org.joda.time.Instant;
  *       quiet for {@code idleTimeout}, does not hold the watermark back while another partition of
  *       the same reader is active (Beam's {@code CustomTimestampPolicyWithLimitedDelay} holds it at
  *       the minimum forever for a partition that never had a record, Beam issue #20908);
- *   <li>an unknown backlog is never treated as idle;
+ *   <li>an unknown backlog is never treated as idle, and a time in which the backlog could not be
+ *       measured (the broker down or out of reach) does not count as quiet: a record may have been
+ *       waiting in a producer all that time;
  *   <li>the watermark never passes the wall clock minus the bound, and a record too far ahead of
  *       the clock does not move it ({@link ClockSkewGuard});
  *   <li>when all of a reader's partitions are quiet, the watermark moves at the pace of the wall

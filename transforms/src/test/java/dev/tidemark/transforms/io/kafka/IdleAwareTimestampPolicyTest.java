@@ -2,6 +2,7 @@ package dev.tidemark.transforms.io.kafka;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThan;
 
 import dev.tidemark.transforms.watermark.Watermarks;
@@ -13,6 +14,7 @@ import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.io.kafka.KafkaTimestampType;
 import org.apache.beam.sdk.io.kafka.TimestampPolicy.PartitionContext;
 import org.apache.kafka.common.TopicPartition;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -138,6 +140,26 @@ class IdleAwareTimestampPolicyTest {
   }
 
   @Test
+  void aTimeTheBacklogCouldNotBeMeasuredInIsNotQuietTime() {
+    FakeReader reader = new FakeReader(factory(), 1, Optional.empty());
+    reader.read(0, HISTORY, START);
+    assertThat(reader.watermark(START.plus(1000), 0), equalTo(HISTORY.minus(1001)));
+    // (1) The broker is down for 10 s: KafkaIO measures no backlog until it is back. A record sent
+    // meanwhile waits in its producer.
+    Instant back = START.plus(11_000);
+    reader.outOfReachUntil(back);
+    // (2) The first measurement after the gap finds the partition caught up, quiet for 11 s since
+    // the last record, but 10 s of that were out of sight: no advance.
+    assertThat(reader.watermark(back, 0), equalTo(HISTORY.minus(1001)));
+    // (3) The waiting record arrives a second later, and is on time.
+    Instant waited = HISTORY.plus(500);
+    assertThat(waited, greaterThan(reader.watermark(back.plus(1000), 0)));
+    // (4) Quiet, and seen to be, for the idle timeout from the measurement after the gap: advance.
+    assertThat(reader.watermark(back.plus(4999), 0), equalTo(HISTORY.minus(1001)));
+    assertThat(reader.watermark(back.plus(5000), 0), equalTo(HISTORY.minus(1001).plus(5000)));
+  }
+
+  @Test
   void recordReadAfterTheBacklogCheckKeepsThePartitionActive() {
     FakeReader reader = new FakeReader(factory(), 1, Optional.empty());
     reader.read(0, HISTORY, START);
@@ -251,10 +273,14 @@ class IdleAwareTimestampPolicyTest {
     return backlogs;
   }
 
-  /** What KafkaIO's reader does with the policies, minus Kafka. */
+  /**
+   * What KafkaIO's reader does with the policies, minus Kafka: it measures every partition's
+   * backlog once a second, and asks each policy for its watermark with the last measurement.
+   */
   private static final class FakeReader {
     private final List<IdleAwareTimestampPolicy<String, Long>> policies = new ArrayList<>();
     private long offset;
+    private @Nullable Instant lastCheck;
 
     FakeReader(
         IdleAwareTimestampPolicyFactory<String, Long> factory,
@@ -288,7 +314,28 @@ class IdleAwareTimestampPolicyTest {
       return watermarkWithBacklogs(now, backlogs);
     }
 
+    /** The broker cannot be asked until {@code back}: no backlog is measured before then. */
+    void outOfReachUntil(Instant back) {
+      lastCheck = back;
+    }
+
+    /**
+     * The reader's watermark as of a backlog measurement at {@code now}, after the measurements of
+     * every second since the last one, all with the same {@code backlogs}.
+     */
     Instant watermarkWithBacklogs(Instant now, long[] backlogs) {
+      if (lastCheck != null) {
+        for (Instant check = lastCheck.plus(1000); check.isBefore(now); check = check.plus(1000)) {
+          watermarkAt(check, backlogs);
+        }
+      }
+      if (lastCheck == null || now.isAfter(lastCheck)) {
+        lastCheck = now;
+      }
+      return watermarkAt(now, backlogs);
+    }
+
+    private Instant watermarkAt(Instant now, long[] backlogs) {
       Instant min = Watermarks.MAX;
       for (int p = 0; p < policies.size(); p++) {
         min = Watermarks.earliest(min, policies.get(p).getWatermark(context(backlogs[p], now)));
