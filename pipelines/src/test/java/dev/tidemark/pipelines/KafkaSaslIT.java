@@ -7,7 +7,10 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.pipelines.cli.Tidemark;
+import dev.tidemark.stack.KafkaNode;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,8 +20,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,11 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --kafkaProperties} against a broker of its own that requires SASL/PLAIN: with the right
- * credentials {@code count} reads the topic; with a wrong password the run is refused before it
- * starts, in one line, and the password appears in nothing it prints.
+ * credentials {@code count} reads the topic, and writes a results topic in transactions; with a
+ * wrong password the run is refused before it starts, in one line, and the password appears in
+ * nothing it prints.
  */
 class KafkaSaslIT {
 
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PASSWORD = "tidemark-secret";
   private static final long BASE = 1586489565000L;
 
@@ -107,6 +119,75 @@ class KafkaSaslIT {
       assertThat(Files.readString(log), finalCounts(out), equalTo(expected));
     } finally {
       run.destroyForcibly();
+    }
+    assertThat(Files.readString(log), not(containsString(PASSWORD)));
+  }
+
+  /**
+   * The secured broker, written to as S5's users do: results to a topic, in Kafka transactions (a
+   * checkpointed run on embedded Flink, from the jar), with one row per window ({@code
+   * --emit=final}). A {@code read_committed} consumer that logs in reads each window once, with its
+   * count, and the password is in nothing the run printed.
+   */
+  @Test
+  void theRightPasswordWritesTheResultsTopicExactlyOnce() throws Exception {
+    broker.createTopic("secured-in", 1);
+    broker.createTopic("secured-counts", 1);
+    List<String> lines = new ArrayList<>();
+    for (int second = 0; second < 10; second++) {
+      lines.add("a," + (BASE + second * 1000L));
+    }
+    broker.send("secured-in", 0, lines);
+    Path log = directory.resolve("eos.log");
+    Process run =
+        TidemarkJar.run(
+                "count",
+                "--source=kafka://" + broker.bootstrapServers() + "/secured-in",
+                "--kafkaProperties=" + properties("right.properties", PASSWORD),
+                "--sink=kafka://" + broker.bootstrapServers() + "/secured-counts",
+                "--deadLetterSink=file:" + directory.resolve("dead.json"),
+                "--lateSink=file:" + directory.resolve("late.json"),
+                "--emit=final",
+                "--checkpointingInterval=500",
+                "--idleTimeout=3s")
+            .redirectOutput(log.toFile())
+            .start();
+    List<JsonNode> rows = new ArrayList<>();
+    Map<String, Object> config =
+        new HashMap<>(KafkaNode.readFromTheStart(broker.bootstrapServers(), "sasl-it-"));
+    config.putAll(KafkaBroker.saslPlain("tidemark", PASSWORD));
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+      consumer.subscribe(List.of("secured-counts"));
+      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+      while (rows.size() < 2 && System.nanoTime() < deadline) {
+        assertThat(Files.readString(log), run.isAlive(), equalTo(true));
+        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(250))) {
+          rows.add(JSON.readTree(record.value()));
+        }
+      }
+      // A third row, if any were written, would be committed with the second or soon after.
+      for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofSeconds(3))) {
+        rows.add(JSON.readTree(record.value()));
+      }
+    } finally {
+      run.destroyForcibly();
+    }
+    assertThat(
+        Files.readString(log),
+        Outputs.finalCounts(rows),
+        equalTo(Map.of("a," + BASE, 5L, "a," + (BASE + 5000), 5L)));
+    assertThat(rows.toString(), rows, hasSize(2));
+    // Written in transactions: the one writer's marker says both rows are committed.
+    Map<String, Object> admin = new HashMap<>(KafkaBroker.saslPlain("tidemark", PASSWORD));
+    admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    try (Admin client = Admin.create(admin)) {
+      OffsetAndMetadata marker =
+          client
+              .listConsumerGroupOffsets("tidemark-secured-counts-results-0")
+              .partitionsToOffsetAndMetadata()
+              .get()
+              .get(new TopicPartition("secured-counts", 0));
+      assertThat(String.valueOf(marker), marker.offset(), equalTo(2L));
     }
     assertThat(Files.readString(log), not(containsString(PASSWORD)));
   }
