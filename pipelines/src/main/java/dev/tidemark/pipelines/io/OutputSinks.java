@@ -18,7 +18,7 @@ public record OutputSinks(Sink results, Sink late, Sink deadLetters) {
    */
   public static OutputSinks from(TidemarkOptions options) {
     Map<String, String> kafka = KafkaClientProperties.from(options);
-    int shards = writesExactlyOnce(options) ? Math.max(1, options.getParallelism()) : 0;
+    int shards = writesExactlyOnce(options) ? writers(options.getParallelism()) : 0;
     return new OutputSinks(
         SinkUri.parse("sink", options.getSink(), kafka, shards),
         SinkUri.parse("lateSink", options.getLateSink(), kafka, shards),
@@ -26,10 +26,15 @@ public record OutputSinks(Sink results, Sink late, Sink deadLetters) {
   }
 
   /** Whether Kafka sinks write in transactions: Flink, checkpointing in exactly-once mode. */
-  public static boolean writesExactlyOnce(TidemarkOptions options) {
+  private static boolean writesExactlyOnce(TidemarkOptions options) {
     return options.getRunner() == FlinkRunner.class
         && options.getCheckpointingInterval() != null
         && options.getCheckpointingInterval() > 0
         && !CheckpointingMode.AT_LEAST_ONCE.name().equals(options.getCheckpointingMode());
+  }
+
+  /** One transactional writer per subtask of {@code --parallelism}, one if it is not set. */
+  private static int writers(Integer parallelism) {
+    return parallelism == null || parallelism < 1 ? 1 : parallelism;
   }
 }
