@@ -215,11 +215,9 @@ class KafkaOnFlinkClusterIT {
       awaitCompletedCheckpoints(cluster, completedCheckpoints(cluster) + 2);
       rows.clear();
       counts.clear();
-      TopicValues.readToTheEnd(
-          broker.bootstrapServers(),
-          topic + "-per-second",
-          Duration.ofMinutes(1),
-          value -> countRow(value, rows, counts));
+      broker
+          .readCommitted(topic + "-per-second", 0, Duration.ofMinutes(1))
+          .forEach(value -> countRow(value, rows, counts));
     } finally {
       cluster.cancelJobs();
       submit.destroyForcibly();

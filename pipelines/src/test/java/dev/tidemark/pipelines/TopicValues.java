@@ -4,14 +4,11 @@ import dev.tidemark.stack.KafkaNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 
 /** Reads a topic's values from the start, as a new consumer group, for the ITs' checks. */
 final class TopicValues {
@@ -42,33 +39,6 @@ final class TopicValues {
       while (!done.getAsBoolean() && System.nanoTime() < deadline) {
         for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
           each.accept(record.key(), record.value());
-        }
-      }
-    }
-  }
-
-  /**
-   * Hands every value of {@code topic} to {@code each}, from its start to its end as a committed
-   * reader sees it now: every record of a transaction committed before the call, none aborted.
-   */
-  static void readToTheEnd(
-      String bootstrapServers, String topic, Duration timeout, Consumer<String> each) {
-    Map<String, Object> config = KafkaNode.readFromTheStart(bootstrapServers, "tidemark-it-");
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-      Set<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .collect(Collectors.toSet());
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("could not read " + topic + " to its end " + ends);
-        }
-        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-          each.accept(record.value());
         }
       }
     }

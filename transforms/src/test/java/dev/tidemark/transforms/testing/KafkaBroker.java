@@ -11,15 +11,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * A real single-node Kafka broker (KRaft, no ZooKeeper) in its own JVM, configured as the stack's
@@ -200,6 +207,40 @@ public final class KafkaBroker implements AutoCloseable {
         producer.send(record).get(30, TimeUnit.SECONDS);
       }
     }
+  }
+
+  /**
+   * The values of {@code topic} from its start, as a {@code read_committed} consumer reads them: it
+   * waits up to {@code timeout} for at least {@code atLeast} of them, and reads on to the end
+   * offsets, so that a surplus shows too.
+   */
+  public List<String> readCommitted(String topic, int atLeast, Duration timeout) {
+    Map<String, Object> config = new HashMap<>(clientProperties);
+    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    List<String> values = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+      Set<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .collect(Collectors.toSet());
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+          values.add(record.value());
+        }
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        if (values.size() >= atLeast
+            && partitions.stream().allMatch(p -> consumer.position(p) >= ends.get(p))) {
+          break;
+        }
+      }
+    }
+    return values;
   }
 
   /** Stops the broker as an operator would (SIGTERM, a controlled shutdown); its data stays. */

@@ -12,9 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
@@ -24,13 +22,8 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TimestampedValue;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,7 +76,7 @@ class WriteKafkaInTransactionsIT {
       }
       retry.commit();
     }
-    assertThat(readCommitted(topic, 10), equalTo(numbered(0, 10)));
+    assertThat(broker.readCommitted(topic, 10, Duration.ofSeconds(60)), equalTo(numbered(0, 10)));
   }
 
   @Test
@@ -110,7 +103,7 @@ class WriteKafkaInTransactionsIT {
     } finally {
       zombie.close();
     }
-    assertThat(readCommitted(topic, 3), equalTo(numbered(0, 3)));
+    assertThat(broker.readCommitted(topic, 3, Duration.ofSeconds(60)), equalTo(numbered(0, 3)));
   }
 
   @Test
@@ -160,7 +153,9 @@ class WriteKafkaInTransactionsIT {
                 .withShards(3)
                 .withTransactionalIdPrefix("eos-flink-" + UUID.randomUUID()));
     pipeline.run().waitUntilFinish();
-    assertThat(readCommitted(topic, values.size()), containsInAnyOrder(values.toArray()));
+    assertThat(
+        broker.readCommitted(topic, values.size(), Duration.ofSeconds(60)),
+        containsInAnyOrder(values.toArray()));
   }
 
   private static ShardProducer<String, String> open(String topic, String run) {
@@ -178,43 +173,5 @@ class WriteKafkaInTransactionsIT {
       values.add("r" + i);
     }
     return values;
-  }
-
-  /**
-   * The values a {@code read_committed} consumer reads from {@code topic}, up to its end: it waits
-   * for at least {@code atLeast} of them, then reads to the end offsets, so a surplus shows too.
-   */
-  private static List<String> readCommitted(String topic, int atLeast) {
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    List<String> values = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-      Set<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .collect(Collectors.toSet());
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-          values.add(record.value());
-        }
-        if (values.size() >= atLeast && atTheEnd(consumer, partitions)) {
-          break;
-        }
-      }
-    }
-    return values;
-  }
-
-  private static boolean atTheEnd(
-      KafkaConsumer<String, String> consumer, Set<TopicPartition> partitions) {
-    Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-    return partitions.stream().allMatch(p -> consumer.position(p) >= ends.get(p));
   }
 }
