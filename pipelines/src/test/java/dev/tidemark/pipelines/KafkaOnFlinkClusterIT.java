@@ -187,6 +187,7 @@ class KafkaOnFlinkClusterIT {
       }
       int batchesBeforeTheKill = batchesSent.get();
       cluster.killTheLatestJobsTaskManagers();
+      long killedAt = System.nanoTime();
       int checkpointsAtTheKill = completedCheckpoints(cluster);
       killed.set(true);
       sent.get(3, TimeUnit.MINUTES);
@@ -204,6 +205,9 @@ class KafkaOnFlinkClusterIT {
 
       // (2) Every window's row comes, once the idle rule has closed the last ones.
       readRows(broker, topic, rows, counts, () -> rows.keySet().containsAll(expected.keySet()));
+      System.out.printf(
+          "every window's row in, read_committed, %d s after the TaskManagers were killed%n",
+          Duration.ofNanos(System.nanoTime() - killedAt).toSeconds());
       assertThat(
           rows.keySet().containsAll(expected.keySet())
               ? ""
