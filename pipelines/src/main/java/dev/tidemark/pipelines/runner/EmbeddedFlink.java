@@ -48,8 +48,9 @@ public final class EmbeddedFlink {
    * Web UI and REST API on {@code --webUi}'s port if given, and otherwise on a port that was free a
    * moment before: the command line stops a job and reads its counters through that API ({@link
    * #restAddress}). Beam's FlinkRunner starts the cluster itself and does not say where its REST
-   * API listens, so the port is chosen here; another process that binds the same port in the second
-   * before Flink does makes the run fail as it starts, with Flink's "Address already in use".
+   * API listens, so the port is chosen here ({@link RestPort}); another process that binds the same
+   * port in the second before Flink does makes the run fail as it starts, with Flink's "Address
+   * already in use".
    */
   static void configure(TidemarkOptions options) {
     if (!"[local]".equals(options.getFlinkMaster())) {
@@ -71,7 +72,7 @@ public final class EmbeddedFlink {
       throw new ConfigurationException(
           "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
-    int restPort = webUi == null ? freePort() : requireFree(webUi);
+    int restPort = webUi == null ? RestPort.choose() : requireFree(webUi);
     options.setFlinkConfDir(runDirectory(restPort).toString());
   }
 
@@ -156,14 +157,6 @@ public final class EmbeddedFlink {
     } catch (IOException e) {
       throw new ConfigurationException(
           "--webUi: 127.0.0.1:" + webUi + " is in use; choose another port, or leave --webUi out");
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("finding a free port for the embedded Flink's REST API", e);
     }
   }
 
