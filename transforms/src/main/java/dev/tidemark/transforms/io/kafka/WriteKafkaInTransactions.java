@@ -58,7 +58,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * </ul>
  *
  * <p>What it does not do: a job submitted again without its state (no savepoint) starts a new run,
- * and writes again what it reads again.
+ * and writes again what it reads again. The markers are offsets of consumer groups without members,
+ * which the broker deletes after {@code offsets.retention.minutes} without a commit (7 days by
+ * default): a job restored from a savepoint older than that may write the records of the
+ * savepoint's last checkpoint again.
  */
 public final class WriteKafkaInTransactions<K, V> extends PTransform<PCollection<KV<K, V>>, PDone> {
 
