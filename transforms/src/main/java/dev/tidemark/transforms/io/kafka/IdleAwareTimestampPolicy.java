@@ -35,7 +35,9 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
   private final InputGroup<TopicPartition> group;
   private final SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime;
   private final ClockSkewGuard clockSkewGuard;
-  private @Nullable Instant lastBacklogCheck;
+
+  /** The latest backlog check time seen, in epoch milliseconds; none yet is the minimum. */
+  private long lastBacklogCheckMillis = Long.MIN_VALUE;
 
   IdleAwareTimestampPolicy(
       TopicPartition partition,
@@ -72,12 +74,13 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
   @Override
   public Instant getWatermark(PartitionContext context) {
     Instant checked = context.getBacklogCheckTime();
-    if (lastBacklogCheck != null && checked.isAfter(lastBacklogCheck.plus(BLIND_AFTER))) {
+    // Asked on every record: compared in milliseconds, with nothing allocated.
+    long checkedMillis = checked.getMillis();
+    if (lastBacklogCheckMillis != Long.MIN_VALUE
+        && checkedMillis - lastBacklogCheckMillis > BLIND_AFTER.getMillis()) {
       group.unobservedUntil(partition, checked);
     }
-    if (lastBacklogCheck == null || checked.isAfter(lastBacklogCheck)) {
-      lastBacklogCheck = checked;
-    }
+    lastBacklogCheckMillis = Math.max(lastBacklogCheckMillis, checkedMillis);
     // A backlog of exactly 0 is "caught up"; BACKLOG_UNKNOWN (-1) is never treated as idle.
     return group.watermark(partition, checked, context.getMessageBacklog() == 0);
   }
