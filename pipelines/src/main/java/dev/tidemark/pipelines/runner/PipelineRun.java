@@ -331,23 +331,27 @@ public final class PipelineRun {
     if (job.isEmpty() || !job.get().hasSeenTheEndOfItsInput()) {
       return false;
     }
-    drained.set(settledCounters(job.get()));
+    // Two refreshes apart: the API fetches metrics from the TaskManagers when asked, at most once a
+    // refresh, and answers with what it had, so two readings one refresh apart can both answer one
+    // fetch made before the last bundle ended ("5 records in, 0 results out" at the end of a
+    // socket's input, once in CI). The job has ended its work; the wait costs only time.
+    drained.set(settledCounters(job.get(), 2));
     LOG.info("every operator has seen the end of its input; ending the job");
     job.get().cancel();
     return true;
   }
 
   /**
-   * The job's counters once two readings, one refresh of the REST API's metrics apart, agree: the
-   * metrics of the bundles that ended last are in. Counters that still change after {@link
-   * #MAX_SETTLING_READS} readings are taken as they are then, so a run always ends.
+   * The job's counters once two readings, {@code refreshes} refreshes of the REST API's metrics
+   * apart, agree: the metrics of the bundles that ended last are in. Counters that still change
+   * after {@link #MAX_SETTLING_READS} readings are taken as they are then, so a run always ends.
    */
-  private static Map<String, Long> settledCounters(FlinkJob job)
+  private static Map<String, Long> settledCounters(FlinkJob job, int refreshes)
       throws IOException, InterruptedException {
-    long refreshMillis = job.metricsRefreshMillis();
+    long betweenReadings = refreshes * job.metricsRefreshMillis();
     Map<String, Long> previous = job.counters();
     for (int read = 1; read < MAX_SETTLING_READS; read++) {
-      Thread.sleep(refreshMillis);
+      Thread.sleep(betweenReadings);
       Map<String, Long> current = job.counters();
       if (current.equals(previous)) {
         return current;
@@ -383,7 +387,9 @@ public final class PipelineRun {
       return;
     }
     try {
-      Map<String, Long> counters = settledCounters(job.get());
+      // One refresh apart: a stopped job still runs until the cancel, so its counters seldom agree,
+      // and the readings only put the cancel off.
+      Map<String, Long> counters = settledCounters(job.get(), 1);
       job.get().cancel();
       err.println(RunSummary.of(counters) + STOPPED_NOTE);
     } catch (IOException e) {
