@@ -40,10 +40,12 @@ import org.slf4j.LoggerFactory;
  *   <li>SIGTERM or Ctrl-C: the job is cancelled (on the DirectRunner through its result, on Flink
  *       through the REST API, embedded or on a cluster) and the summary of what it processed so far
  *       is printed, marked as stopped; the JVM exits with 128 + the signal's number (143 for
- *       SIGTERM, 130 for Ctrl-C). On Flink the counts are read once two readings one refresh of the
- *       REST API apart agree: those of every bundle that had ended at the stop. A job that ended by
- *       itself as the signal came takes its embedded REST API with it: the summary is then the
- *       job's own; otherwise, when the REST API does not answer, it says the counts are unknown.
+ *       SIGTERM, 130 for Ctrl-C). On Flink the signal is taken before the JVM starts shutting down
+ *       ({@link StopSignals}), so the embedded cluster is whole while the stop asks it; the counts
+ *       are read once two readings one refresh of the REST API apart agree: those of every bundle
+ *       that had ended at the stop. A job that ended by itself as the signal came takes its
+ *       embedded REST API with it: the summary is then the job's own; otherwise, when the REST API
+ *       does not answer, it says the counts are unknown.
  *   <li>On a cluster the client prints the job's id and Web UI page once the cluster lists it, and
  *       with {@code --detached} returns then. Otherwise it reads the job's counters through the
  *       REST API once a second: a cancel from the REST API or Web UI ends the FlinkRunner's client
@@ -164,8 +166,11 @@ public final class PipelineRun {
       pipeline.run();
       return announceSubmission().isPresent() ? 0 : FAILED;
     }
+    // SIGTERM and Ctrl-C stop the job before the JVM shuts down (StopSignals); the hook stops it
+    // on any other shutdown, and where the JVM keeps those signals to itself.
     Thread stop = new Thread(this::stopOnFlink, "tidemark-stop");
     Runtime.getRuntime().addShutdownHook(stop);
+    StopSignals signals = StopSignals.handledBy(this::stopOnFlink);
     List<Thread> watchers = new ArrayList<>();
     if (options.getShutdownSourcesAfterIdleMs() == Long.MAX_VALUE) {
       // Only a source started from Impulse keeps the job running after the end of its input.
@@ -190,7 +195,7 @@ public final class PipelineRun {
         return 0;
       }
       if (summarized.get()) {
-        return STOPPED;
+        return signals.awaitStop().orElse(STOPPED);
       }
       if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
         // An embedded cluster is gone with its job: only a cluster's REST API can still answer.
@@ -200,6 +205,7 @@ public final class PipelineRun {
       throw e;
     } finally {
       watchers.forEach(Thread::interrupt);
+      signals.close();
       removeQuietly(stop);
     }
   }
