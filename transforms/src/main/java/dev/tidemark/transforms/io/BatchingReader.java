@@ -42,9 +42,9 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
   private boolean batchFrom(boolean hasRecord) throws IOException {
     if (!hasRecord) {
       current = null;
-      // Read here too, where the runner collects the step's metrics (start and advance), not only
-      // between elements, where it does not: a reader whose inputs are all empty reports them.
-      getWatermark();
+      // Read here too, where the runner collects the step's metrics: a reader whose inputs are all
+      // empty reports them, and its watermark moves on while no record comes.
+      readWatermark();
       return false;
     }
     List<TimestampedValue<T>> batch = new ArrayList<>();
@@ -55,7 +55,7 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
       earliest = timestamp.isBefore(earliest) ? timestamp : earliest;
       // The size is checked first: a full batch must not advance past a record it cannot hold.
     } while (batch.size() < maxRecords && records.advance());
-    current = new SourceBatch<>(batch, getWatermark());
+    current = new SourceBatch<>(batch, readWatermark());
     currentTimestamp = earliest;
     return true;
   }
@@ -74,8 +74,20 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
     return currentTimestamp;
   }
 
+  /**
+   * The watermark as read at the end of the last {@code start} or {@code advance}. Read there only:
+   * the runner collects a source's metrics in those calls, and a timestamp policy that sets gauges
+   * as it computes the watermark (tidemark's idle-aware policies do) would set them outside any
+   * metrics scope if it were read here too; the FlinkRunner asks for it there, and Beam logs each
+   * such gauge as an error with a stack trace. Between two calls nothing new has been read.
+   */
   @Override
   public Instant getWatermark() {
+    return watermark;
+  }
+
+  /** Reads the wrapped reader's watermark; the batch's never goes back. */
+  private Instant readWatermark() {
     Instant now = records.getWatermark();
     if (now.isAfter(watermark)) {
       watermark = now;

@@ -20,11 +20,11 @@ import org.joda.time.Instant;
  * was last measured. A partition only counts as quiet if no record was read after that moment, so a
  * record that arrived between the measurement and the watermark query is never overtaken.
  *
- * <p>KafkaIO measures the backlog every second. When two measurements are further apart than {@link
- * #BLIND_AFTER}, the broker could not be asked in between (it was down, or unreachable), and a
- * record may have been on its way all that time: a producer holds it until the broker is back. So
- * such a gap does not count as quiet time; the partition's quiet time starts over at the
- * measurement after it.
+ * <p>KafkaIO, and tidemark's own reader ({@link EndOffsetsProbe}), measure the backlog every
+ * second. When two measurements are further apart than {@link #BLIND_AFTER}, the broker could not
+ * be asked in between (it was down, or unreachable), and a record may have been on its way all that
+ * time: a producer holds it until the broker is back. So such a gap does not count as quiet time;
+ * the partition's quiet time starts over at the measurement after it.
  */
 final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
 
