@@ -7,7 +7,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
@@ -65,8 +64,9 @@ final class EndOffsetsProbe implements AutoCloseable {
     Instant began = Instant.now();
     try {
       latest = new Measurement(consumer.endOffsets(partitions, INTERVAL), began);
-    } catch (KafkaException e) {
-      // The broker did not answer in time: the last measurement stays, and ages.
+    } catch (RuntimeException e) {
+      // The broker did not answer in time (or refused): the last measurement stays, and ages. An
+      // exception let out of here would end the measurements for good.
       LOG.debug("measuring the end offsets of {}: {}", partitions, e.toString());
     }
   }

@@ -3,6 +3,7 @@ package dev.tidemark.transforms.io.kafka;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -80,6 +81,18 @@ public final class KafkaOffsets implements UnboundedSource.CheckpointMark, Seria
     if (onFinalize != null) {
       onFinalize.accept(this);
     }
+  }
+
+  @Override
+  public boolean equals(@Nullable Object other) {
+    return other instanceof KafkaOffsets that
+        && partitions.equals(that.partitions)
+        && Objects.equals(committer, that.committer);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(partitions, committer);
   }
 
   @Override
