@@ -31,9 +31,6 @@ import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -436,26 +433,14 @@ class KafkaPipelinesIT {
 
   /** Waits until {@code group} has committed {@code offset} on partition 0; returns its offset. */
   private static long awaitCommitted(String group, String topic, long offset) throws Exception {
-    try (Admin admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-      TopicPartition partition = new TopicPartition(topic, 0);
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      long committed = -1;
-      while (committed < offset && System.nanoTime() < deadline) {
-        OffsetAndMetadata found =
-            admin
-                .listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata()
-                .get()
-                .get(partition);
-        committed = found == null ? -1 : found.offset();
-        if (committed < offset) {
-          Thread.sleep(200);
-        }
-      }
-      return committed;
+    TopicPartition partition = new TopicPartition(topic, 0);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    long committed = broker.committedOffset(group, partition);
+    while (committed < offset && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      committed = broker.committedOffset(group, partition);
     }
+    return committed;
   }
 
   @Test

@@ -14,12 +14,14 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -241,6 +243,21 @@ public final class KafkaBroker implements AutoCloseable {
       }
     }
     return values;
+  }
+
+  /** The offset {@code group} has committed on {@code partition}; -1 if none. */
+  public long committedOffset(String group, TopicPartition partition) throws Exception {
+    Map<String, Object> config = new HashMap<>(clientProperties);
+    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    try (Admin admin = Admin.create(config)) {
+      OffsetAndMetadata committed =
+          admin
+              .listConsumerGroupOffsets(group)
+              .partitionsToOffsetAndMetadata()
+              .get()
+              .get(partition);
+      return committed == null ? -1 : committed.offset();
+    }
   }
 
   /** Stops the broker as an operator would (SIGTERM, a controlled shutdown); its data stays. */

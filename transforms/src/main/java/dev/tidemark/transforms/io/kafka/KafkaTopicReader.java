@@ -1,12 +1,11 @@
 package dev.tidemark.transforms.io.kafka;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -58,10 +57,11 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   private final KafkaTopicSource<K, V> source;
-  private final List<PartitionReading> partitions = new ArrayList<>();
-  private final Map<TopicPartition, PartitionReading> byPartition = new HashMap<>();
+
+  /** Each partition read, in the split's order. */
+  private final Map<TopicPartition, PartitionReading> partitions = new LinkedHashMap<>();
+
   private final AtomicReference<@Nullable KafkaOffsets> toCommit = new AtomicReference<>();
-  private final Deque<PartitionReading> polled = new ArrayDeque<>();
   private final @Nullable KafkaOffsets restoredFrom;
 
   /** The id its marks name it by, when the read commits offsets; null otherwise. */
@@ -73,6 +73,11 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
   private @Nullable EndOffsetsProbe probe;
   private @Nullable Deserializer<K> keys;
   private @Nullable Deserializer<V> values;
+
+  /** The last poll, handed out partition by partition. */
+  private ConsumerRecords<byte[], byte[]> polled = ConsumerRecords.empty();
+
+  private Iterator<TopicPartition> polledPartitions = Collections.emptyIterator();
   private @Nullable PartitionReading reading;
   private Iterator<ConsumerRecord<byte[], byte[]>> records = Collections.emptyIterator();
   private @Nullable KafkaRecord<K, V> current;
@@ -92,9 +97,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
               .createTimestampPolicy(
                   partition,
                   restoredFrom == null ? Optional.empty() : restoredFrom.watermarkOf(partition));
-      PartitionReading state = new PartitionReading(partition, policy);
-      partitions.add(state);
-      byPartition.put(partition, state);
+      partitions.put(partition, new PartitionReading(partition, policy));
     }
   }
 
@@ -113,8 +116,8 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
     }
     Consumer<byte[], byte[]> opened = source.consumers().apply(config);
     consumer = opened;
-    opened.assign(List.copyOf(byPartition.keySet()));
-    for (PartitionReading partition : partitions) {
+    opened.assign(List.copyOf(partitions.keySet()));
+    for (PartitionReading partition : partitions.values()) {
       Optional<KafkaOffsets.PartitionOffset> mark =
           restoredFrom == null ? Optional.empty() : restoredFrom.of(partition.topicPartition);
       if (mark.isPresent()) {
@@ -128,7 +131,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
     }
     probe =
         EndOffsetsProbe.start(
-            source.consumers().apply(source.probeConfig()), List.copyOf(byPartition.keySet()));
+            source.consumers().apply(source.probeConfig()), List.copyOf(partitions.keySet()));
     return advance();
   }
 
@@ -140,22 +143,17 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
         read(records.next());
         return true;
       }
-      PartitionReading next = polled.poll();
-      if (next != null) {
-        reading = next;
-        records = next.polled.iterator();
-        next.polled = List.of();
+      if (polledPartitions.hasNext()) {
+        TopicPartition partition = polledPartitions.next();
+        reading = partitions.get(partition);
+        records = polled.records(partition).iterator();
         continue;
       }
-      ConsumerRecords<byte[], byte[]> batch = consumer().poll(POLL);
-      if (batch.isEmpty()) {
+      polled = consumer().poll(POLL);
+      if (polled.isEmpty()) {
         return false;
       }
-      for (TopicPartition partition : batch.partitions()) {
-        PartitionReading state = byPartition.get(partition);
-        state.polled = batch.records(partition);
-        polled.add(state);
-      }
+      polledPartitions = polled.partitions().iterator();
     }
   }
 
@@ -209,7 +207,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
   @Override
   public Instant getWatermark() {
     Instant lowest = BoundedWindow.TIMESTAMP_MAX_VALUE;
-    for (PartitionReading partition : partitions) {
+    for (PartitionReading partition : partitions.values()) {
       Instant watermark = partition.policy.getWatermark(partition.context());
       partition.lastWatermark = watermark;
       if (watermark.isBefore(lowest)) {
@@ -222,7 +220,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
   @Override
   public KafkaOffsets getCheckpointMark() {
     List<KafkaOffsets.PartitionOffset> marks = new ArrayList<>();
-    for (PartitionReading partition : partitions) {
+    for (PartitionReading partition : partitions.values()) {
       marks.add(
           new KafkaOffsets.PartitionOffset(
               partition.topicPartition.topic(),
@@ -288,7 +286,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
     return consumer;
   }
 
-  /** One partition: its policy, the offset of its next record, and what the last poll gave it. */
+  /** One partition: its policy, and the offset of its next record. */
   private final class PartitionReading {
 
     private final TopicPartition topicPartition;
@@ -296,7 +294,6 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
     private final Backlog backlog = new Backlog();
     private long nextOffset;
     private Instant lastWatermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
-    private List<ConsumerRecord<byte[], byte[]>> polled = List.of();
 
     PartitionReading(TopicPartition topicPartition, TimestampPolicy<K, V> policy) {
       this.topicPartition = topicPartition;

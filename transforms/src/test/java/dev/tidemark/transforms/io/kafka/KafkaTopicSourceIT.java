@@ -23,10 +23,7 @@ import org.apache.beam.sdk.io.kafka.TimestampPolicyFactory;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.util.CoderUtils;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.joda.time.Instant;
@@ -145,7 +142,7 @@ class KafkaTopicSourceIT {
       // Committed on the reader's own thread: by the next read, or as it closes.
       reader.advance();
     }
-    assertThat(committed(group, new TopicPartition(topic, 0)), equalTo(7L));
+    assertThat(broker.committedOffset(group, new TopicPartition(topic, 0)), equalTo(7L));
   }
 
   @Test
@@ -168,8 +165,8 @@ class KafkaTopicSourceIT {
       int next = 10;
       long deadline = System.nanoTime() + 60_000_000_000L;
       while (Math.min(
-                  committed(group, new TopicPartition(topic, 0)),
-                  committed(group, new TopicPartition(topic, 1)))
+                  broker.committedOffset(group, new TopicPartition(topic, 0)),
+                  broker.committedOffset(group, new TopicPartition(topic, 1)))
               < 10
           && System.nanoTime() < deadline) {
         broker.send(topic, 0, values(next, 1));
@@ -177,8 +174,10 @@ class KafkaTopicSourceIT {
         next++;
         Thread.sleep(200);
       }
-      assertThat(committed(group, new TopicPartition(topic, 0)), greaterThanOrEqualTo(10L));
-      assertThat(committed(group, new TopicPartition(topic, 1)), greaterThanOrEqualTo(10L));
+      assertThat(
+          broker.committedOffset(group, new TopicPartition(topic, 0)), greaterThanOrEqualTo(10L));
+      assertThat(
+          broker.committedOffset(group, new TopicPartition(topic, 1)), greaterThanOrEqualTo(10L));
     } finally {
       Runners.cancel(running);
     }
@@ -203,11 +202,11 @@ class KafkaTopicSourceIT {
     try (KafkaTopicReader<String, String> reader = source.createReader(OPTIONS, null)) {
       readAtLeast(reader, 10);
       long deadline = System.nanoTime() + 60_000_000_000L;
-      while (committed(group, partition) < 10 && System.nanoTime() < deadline) {
+      while (broker.committedOffset(group, partition) < 10 && System.nanoTime() < deadline) {
         // The consumer commits as it polls: the reader reads on.
         reader.advance();
       }
-      assertThat(committed(group, partition), equalTo(10L));
+      assertThat(broker.committedOffset(group, partition), equalTo(10L));
     }
   }
 
@@ -254,20 +253,6 @@ class KafkaTopicSourceIT {
       }
     }
     return records;
-  }
-
-  private static long committed(String group, TopicPartition partition) throws Exception {
-    try (Admin admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-      OffsetAndMetadata offset =
-          admin
-              .listConsumerGroupOffsets(group)
-              .partitionsToOffsetAndMetadata()
-              .get()
-              .get(partition);
-      return offset == null ? -1 : offset.offset();
-    }
   }
 
   private static List<String> values(int from, int count) {
