@@ -147,6 +147,36 @@ final class FlinkCluster implements AutoCloseable {
     return ofTheLatestJob("/exceptions?maxExceptions=10", "no job");
   }
 
+  /**
+   * In a few lines, where the cluster's latest job is: its state, its failures (the first line of
+   * each), its checkpoints, and what it restored from; for a test's message, before the logs.
+   */
+  String diagnosis() throws IOException, InterruptedException {
+    JsonNode checkpoints = JSON.readTree(checkpoints());
+    JsonNode counts = checkpoints.path("counts");
+    StringBuilder diagnosis =
+        new StringBuilder("the latest job is ")
+            .append(latestJobState())
+            .append("; checkpoints completed ")
+            .append(counts.path("completed").asInt())
+            .append(", failed ")
+            .append(counts.path("failed").asInt())
+            .append(", in progress ")
+            .append(counts.path("in_progress").asInt())
+            .append("; restored from ")
+            .append(
+                checkpoints.path("latest").path("restored").path("external_path").asText("none"))
+            .append("; its failures:");
+    for (JsonNode failure : JSON.readTree(failures()).path("exceptionHistory").path("entries")) {
+      diagnosis
+          .append("\n  ")
+          .append(failure.path("taskName").asText("(the job)"))
+          .append(": ")
+          .append(failure.path("stacktrace").asText().lines().findFirst().orElse(""));
+    }
+    return diagnosis.toString();
+  }
+
   /** The checkpoint statistics of the cluster's latest job, as Flink's REST API gives them. */
   String checkpoints() throws IOException, InterruptedException {
     return ofTheLatestJob("/checkpoints", "{}");

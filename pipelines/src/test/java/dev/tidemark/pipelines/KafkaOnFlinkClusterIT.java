@@ -211,7 +211,11 @@ class KafkaOnFlinkClusterIT {
       assertThat(
           rows.keySet().containsAll(expected.keySet())
               ? ""
-              : "the job's failures: " + cluster.failures() + "\n" + Files.readString(log),
+              : missing(expected.keySet(), rows.keySet())
+                  + "\n"
+                  + cluster.diagnosis()
+                  + "\n"
+                  + Files.readString(log),
           rows.keySet(),
           equalTo(expected.keySet()));
       assertRestoredFromACheckpoint(cluster);
@@ -379,7 +383,7 @@ class KafkaOnFlinkClusterIT {
     TopicValues.read(
         broker.bootstrapServers(),
         topic + "-per-second",
-        Duration.ofMinutes(2),
+        Duration.ofMinutes(4),
         value -> countRow(value, rows, counts),
         done);
   }
@@ -410,14 +414,19 @@ class KafkaOnFlinkClusterIT {
     assertThat(
         latest.equals(expected)
             ? ""
-            : "the windows "
-                + windows
-                + "; the job's failures: "
-                + cluster.failures()
-                + "\n"
-                + Files.readString(log),
+            : "the windows " + windows + "; " + cluster.diagnosis() + "\n" + Files.readString(log),
         latest,
         equalTo(expected));
+  }
+
+  /** How many of the {@code expected} windows have no row, and the first few of them. */
+  private static String missing(Set<String> expected, Set<String> windows) {
+    List<String> missing = expected.stream().filter(w -> !windows.contains(w)).toList();
+    return missing.size()
+        + " of "
+        + expected.size()
+        + " windows have no row, e.g. "
+        + missing.subList(0, Math.min(5, missing.size()));
   }
 
   private static void assertRestoredFromACheckpoint(FlinkCluster cluster) throws Exception {
@@ -432,8 +441,7 @@ class KafkaOnFlinkClusterIT {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (completedCheckpoints(cluster) < count) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "no checkpoint completed in time; failures: " + cluster.failures());
+        throw new AssertionError("no checkpoint completed in time; " + cluster.diagnosis());
       }
       Thread.sleep(200);
     }

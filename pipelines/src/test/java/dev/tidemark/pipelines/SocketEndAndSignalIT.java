@@ -9,9 +9,11 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.not;
 
+import dev.tidemark.transforms.testing.ChildJvms;
 import dev.tidemark.transforms.testing.LineServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -191,13 +194,29 @@ class SocketEndAndSignalIT {
     }
   }
 
-  /** Waits for {@code run} to end, within 2 minutes, with exit 0; its output. */
+  /**
+   * Waits for {@code run} to end, within 4 minutes, with exit 0; its output. A run that does not
+   * end fails the test with its main and tidemark threads' stacks first, then its log.
+   */
   private static String awaitExitZero(Process run, Path log) throws Exception {
-    boolean ended = run.waitFor(2, TimeUnit.MINUTES);
+    if (!run.waitFor(4, TimeUnit.MINUTES)) {
+      String threads = tidemarkThreads(ChildJvms.threadDump(run));
+      throw new AssertionError(
+          "the run did not end within 4 min; its threads:\n"
+              + threads
+              + "\nits log:\n"
+              + Files.readString(log));
+    }
     String output = Files.readString(log);
-    assertThat("ends within 2 min; its log:\n" + output, ended, equalTo(true));
     assertThat(output, run.exitValue(), equalTo(0));
     return output;
+  }
+
+  /** The stacks of the main thread and of tidemark's own threads in a {@code jcmd} thread dump. */
+  private static String tidemarkThreads(String dump) {
+    return Arrays.stream(dump.split("\n\n"))
+        .filter(thread -> thread.startsWith("\"main\"") || thread.startsWith("\"tidemark"))
+        .collect(Collectors.joining("\n\n"));
   }
 
   /** Waits until {@code condition} holds; the run's log says why if it does not in time. */

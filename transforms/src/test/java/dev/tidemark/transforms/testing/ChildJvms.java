@@ -51,6 +51,27 @@ public final class ChildJvms implements AutoCloseable {
     return new ProcessBuilder(command).redirectErrorStream(true);
   }
 
+  /**
+   * What {@code jcmd PID Thread.print} says of {@code process}'s threads: for the message of a test
+   * whose child JVM did not end or answer in time, so that a hang in CI tells where it hangs.
+   */
+  public static String threadDump(Process process) {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      Process dump =
+          new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      String text = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return dump.waitFor(30, TimeUnit.SECONDS) ? text : text + "\n(jcmd did not end in 30 s)";
+    } catch (IOException e) {
+      return "(no thread dump: " + e + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(no thread dump: interrupted)";
+    }
+  }
+
   public Path directory() {
     return directory;
   }
