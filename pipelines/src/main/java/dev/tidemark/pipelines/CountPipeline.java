@@ -112,7 +112,7 @@ public final class CountPipeline {
   static String json(WindowResult result, boolean withSum) {
     return JsonLines.object(
         json -> {
-          json.writeStringField("key", result.key());
+          json.writeStringField("key", result.key().text());
           json.writeNumberField("count", result.count());
           if (withSum) {
             json.writeNumberField("sum", result.sum());

@@ -11,8 +11,6 @@ import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -64,30 +62,6 @@ final class JsonLines {
   }
 
   /**
-   * The texts of the JSON array of texts {@code arrayText}, as tidemark writes a key of several
-   * fields (e.g. {@code ["idx","es_sink"]}).
-   *
-   * @throws IOException when {@code arrayText} is not such an array
-   */
-  static List<String> texts(String arrayText) throws IOException {
-    List<String> texts = new ArrayList<>(2);
-    try (JsonParser parser = JSON.createParser(arrayText)) {
-      if (parser.nextToken() != JsonToken.START_ARRAY) {
-        throw new IOException("not a JSON array: " + arrayText);
-      }
-      for (JsonToken token = parser.nextToken();
-          token != JsonToken.END_ARRAY;
-          token = parser.nextToken()) {
-        if (token != JsonToken.VALUE_STRING) {
-          throw new IOException("not an array of texts: " + arrayText);
-        }
-        texts.add(parser.getText());
-      }
-    }
-    return texts;
-  }
-
-  /**
    * Writes the pane's window, timing, index (0, 1, ...) and finality. A consumer keeps the final
    * pane per key and window once it has come, until then the highest index ({@link
    * dev.tidemark.transforms.model.WindowResult} says why).
@@ -110,7 +84,7 @@ final class JsonLines {
   static String windowKey(WindowResult result) {
     return object(
         json -> {
-          json.writeStringField("key", result.key());
+          json.writeStringField("key", result.key().text());
           json.writeNumberField("windowStart", result.pane().windowStart().getMillis());
         });
   }
@@ -119,7 +93,7 @@ final class JsonLines {
     return object(
         json -> {
           json.writeStringField("type", "late");
-          json.writeStringField("key", late.key());
+          json.writeStringField("key", late.key().text());
           json.writeNumberField("eventTime", late.eventTime().getMillis());
           json.writeNumberField("windowStart", late.windowStart().getMillis());
           json.writeNumberField("windowEnd", late.windowEnd().getMillis());

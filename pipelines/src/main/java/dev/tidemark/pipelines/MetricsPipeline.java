@@ -10,13 +10,12 @@ import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.SourceUri;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
-import java.io.IOException;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -100,9 +99,9 @@ public final class MetricsPipeline {
   }
 
   static String json(WindowResult result, ZoneId timeZone) {
-    List<String> key = indexAndOp(result);
-    String indexName = key.get(0);
-    String opType = key.get(1);
+    EventKey key = indexAndOp(result);
+    String indexName = key.part(0);
+    String opType = key.part(1);
     String eventTimeLog =
         EVENT_TIME_LOG
             .withZone(timeZone)
@@ -120,27 +119,21 @@ public final class MetricsPipeline {
 
   /** A result's record key: its index, op and window, the same for every pane of the window. */
   static String windowKey(WindowResult result) {
-    List<String> key = indexAndOp(result);
+    EventKey key = indexAndOp(result);
     return JsonLines.object(
         json -> {
-          json.writeStringField("index_name", key.get(0));
-          json.writeStringField("op_type", key.get(1));
+          json.writeStringField("index_name", key.part(0));
+          json.writeStringField("op_type", key.part(1));
           json.writeNumberField("windowStart", result.pane().windowStart().getMillis());
         });
   }
 
-  /** The {@code i} and {@code op} of a result, from its key {@code ["i","op"]}. */
-  private static List<String> indexAndOp(WindowResult result) {
-    List<String> key;
-    try {
-      key = JsonLines.texts(result.key());
-    } catch (IOException e) {
-      throw new IllegalStateException("the key of a metrics result is not [i, op]: " + result, e);
+  /** The {@code i} and {@code op} of a result: the two parts of its key. */
+  private static EventKey indexAndOp(WindowResult result) {
+    if (result.key().size() != 2) {
+      throw new IllegalStateException("the key of a metrics result is not (i, op): " + result);
     }
-    if (key.size() != 2) {
-      throw new IllegalStateException("the key of a metrics result is not [i, op]: " + result);
-    }
-    return key;
+    return result.key();
   }
 
   /** The zone {@code --timeZone} names, looked up once: not once per result. */

@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.join;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.windowing.CaptureLateData;
@@ -19,7 +20,7 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
-import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
  * Left-joins two event streams on their key within {@link EventTimeWindowing}'s windows: every left
@@ -87,15 +88,16 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
         .and(LATE_RIGHT, right.get(CaptureLateData.LATE));
   }
 
-  private PCollection<KV<String, Event>> windowAndKey(String side, PCollectionTuple captured) {
+  private PCollection<KV<EventKey, Event>> windowAndKey(String side, PCollectionTuple captured) {
     return captured
         .get(CaptureLateData.ACCEPTED)
         .apply("Window" + side, windowing.<Event>windowInto())
-        .apply("Key" + side, WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()));
+        .apply(
+            "Key" + side, WithKeys.of(Event::key).withKeyType(TypeDescriptor.of(EventKey.class)));
   }
 
   /** Emits each left record of a pane with the newest right record, or none. */
-  private static final class MergeMatchesFn extends DoFn<KV<String, CoGbkResult>, JoinedRecord> {
+  private static final class MergeMatchesFn extends DoFn<KV<EventKey, CoGbkResult>, JoinedRecord> {
     private final TupleTag<Event> leftTag;
     private final TupleTag<Event> rightTag;
     private final MergeRecords merge;
@@ -108,12 +110,12 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
 
     @ProcessElement
     public void processElement(
-        @Element KV<String, CoGbkResult> grouped,
+        @Element KV<EventKey, CoGbkResult> grouped,
         BoundedWindow window,
         PaneInfo pane,
         OutputReceiver<JoinedRecord> out) {
       NewestMatch.join(
-          grouped.getKey(),
+          grouped.getKey().text(),
           WindowPane.of((IntervalWindow) window, pane),
           grouped.getValue().getAll(leftTag),
           grouped.getValue().getAll(rightTag),

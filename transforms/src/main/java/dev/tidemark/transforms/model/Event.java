@@ -31,7 +31,7 @@ import org.joda.time.Instant;
  */
 @DefaultCoder(Event.Coder.class)
 public record Event(
-    String key,
+    EventKey key,
     Instant eventTime,
     long value,
     String raw,
@@ -50,7 +50,7 @@ public record Event(
   }
 
   /** An event from a source that does not say which watermark it met. */
-  public Event(String key, Instant eventTime, long value, String raw) {
+  public Event(EventKey key, Instant eventTime, long value, String raw) {
     this(key, eventTime, value, raw, Watermarks.MIN, UNKNOWN_POSITION, null);
   }
 
@@ -82,7 +82,7 @@ public record Event(
 
     @Override
     public void encode(Event event, OutputStream out) throws IOException {
-      StringUtf8Coder.of().encode(event.key, out);
+      EventKey.Coder.of().encode(event.key, out);
       InstantCoder.of().encode(event.eventTime, out);
       VarLongCoder.of().encode(event.value, out);
       StringUtf8Coder.of().encode(event.raw, out);
@@ -94,7 +94,7 @@ public record Event(
     @Override
     public Event decode(InputStream in) throws IOException {
       return new Event(
-          StringUtf8Coder.of().decode(in),
+          EventKey.Coder.of().decode(in),
           InstantCoder.of().decode(in),
           VarLongCoder.of().decode(in),
           StringUtf8Coder.of().decode(in),

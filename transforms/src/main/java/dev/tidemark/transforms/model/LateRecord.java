@@ -23,7 +23,7 @@ import org.joda.time.Instant;
  */
 @DefaultCoder(LateRecord.Coder.class)
 public record LateRecord(
-    String key,
+    EventKey key,
     Instant eventTime,
     Instant windowStart,
     Instant windowEnd,
@@ -42,7 +42,7 @@ public record LateRecord(
 
   /** A late record from a source that does not say where its records are. */
   public LateRecord(
-      String key,
+      EventKey key,
       Instant eventTime,
       Instant windowStart,
       Instant windowEnd,
@@ -73,7 +73,7 @@ public record LateRecord(
 
     @Override
     public void encode(LateRecord late, OutputStream out) throws IOException {
-      StringUtf8Coder.of().encode(late.key, out);
+      EventKey.Coder.of().encode(late.key, out);
       InstantCoder.of().encode(late.eventTime, out);
       InstantCoder.of().encode(late.windowStart, out);
       InstantCoder.of().encode(late.windowEnd, out);
@@ -85,7 +85,7 @@ public record LateRecord(
     @Override
     public LateRecord decode(InputStream in) throws IOException {
       return new LateRecord(
-          StringUtf8Coder.of().decode(in),
+          EventKey.Coder.of().decode(in),
           InstantCoder.of().decode(in),
           InstantCoder.of().decode(in),
           InstantCoder.of().decode(in),

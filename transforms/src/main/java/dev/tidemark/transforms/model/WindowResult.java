@@ -8,7 +8,6 @@ import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.CoderProvider;
 import org.apache.beam.sdk.coders.CoderProviders;
 import org.apache.beam.sdk.coders.DefaultCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.values.TypeDescriptor;
 
@@ -23,7 +22,7 @@ import org.apache.beam.sdk.values.TypeDescriptor;
  * count, than the final pane of the attempt that completes the window.
  */
 @DefaultCoder(WindowResult.Coder.class)
-public record WindowResult(String key, WindowPane pane, long count, long sum) {
+public record WindowResult(EventKey key, WindowPane pane, long count, long sum) {
 
   public WindowResult {
     Objects.requireNonNull(key, "key");
@@ -50,7 +49,7 @@ public record WindowResult(String key, WindowPane pane, long count, long sum) {
 
     @Override
     public void encode(WindowResult result, OutputStream out) throws IOException {
-      StringUtf8Coder.of().encode(result.key, out);
+      EventKey.Coder.of().encode(result.key, out);
       WindowPane.Coder.of().encode(result.pane, out);
       VarLongCoder.of().encode(result.count, out);
       VarLongCoder.of().encode(result.sum, out);
@@ -59,7 +58,7 @@ public record WindowResult(String key, WindowPane pane, long count, long sum) {
     @Override
     public WindowResult decode(InputStream in) throws IOException {
       return new WindowResult(
-          StringUtf8Coder.of().decode(in),
+          EventKey.Coder.of().decode(in),
           WindowPane.Coder.of().decode(in),
           VarLongCoder.of().decode(in),
           VarLongCoder.of().decode(in));

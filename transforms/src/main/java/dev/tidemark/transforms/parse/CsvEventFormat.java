@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.parse;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -59,6 +60,6 @@ public final class CsvEventFormat implements EventFormat {
         throw new BadRecordException("field 'value': '" + fields[2] + "' is not a whole number");
       }
     }
-    return new Event(key, EventTimes.parse("epochMillis", fields[1]), value, raw);
+    return new Event(EventKey.of(key), EventTimes.parse("epochMillis", fields[1]), value, raw);
   }
 }

@@ -1,8 +1,8 @@
 package dev.tidemark.transforms.parse;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -17,14 +17,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * JsonEventFormat.withKey("i", "op").withTime("t")
  * }</pre>
  *
- * <p>One key field gives its text as the key; several give a JSON array of their texts, e.g. {@code
- * ["hitch_passenger_order","es_sink"]}. The time field holds epoch milliseconds, as a number or a
- * numeric string. The value field, if any, is a whole number.
+ * <p>The key has the text of each key field as a part ({@link EventKey}); one shown with several
+ * parts reads as the JSON array of their texts, e.g. {@code ["hitch_passenger_order","es_sink"]}.
+ * The time field holds epoch milliseconds, as a number or a numeric string. The value field, if
+ * any, is a whole number.
  *
- * <p>Only the fields the format needs become values, the others are skipped, and a composite key is
- * written without a serializer. The result, and the reason a record is refused, are those of
- * reading the whole record as a tree with Jackson (a field given twice keeps its last value;
- * content after the object is ignored).
+ * <p>Only the fields the format needs become values, the others are skipped. The result, and the
+ * reason a record is refused, are those of reading the whole record as a tree with Jackson (a field
+ * given twice keeps its last value; content after the object is ignored).
  */
 public final class JsonEventFormat implements EventFormat {
 
@@ -121,7 +121,7 @@ public final class JsonEventFormat implements EventFormat {
     if (spans == null) {
       return null;
     }
-    @Nullable String key = flatKey(raw, spans);
+    @Nullable EventKey key = flatKey(raw, spans);
     long time = flatWholeNumber(raw, spans, timeIndex);
     long value = valueField == null ? 0 : flatWholeNumber(raw, spans, valueIndex);
     if (key == null || time == NOT_FLAT || value == NOT_FLAT) {
@@ -143,9 +143,10 @@ public final class JsonEventFormat implements EventFormat {
    * hold nothing JSON escapes, and the text of an integer or of {@code true} or {@code false} is
    * the word itself, except {@code -0}, which Jackson reads as 0.
    */
-  private @Nullable String flatKey(String raw, int[] spans) {
-    int length = keyIndexes.length == 1 ? 0 : 1 + 3 * keyIndexes.length;
-    for (int k : keyIndexes) {
+  private @Nullable EventKey flatKey(String raw, int[] spans) {
+    String[] parts = new String[keyIndexes.length];
+    for (int i = 0; i < parts.length; i++) {
+      int k = keyIndexes[i];
       int kind = spans[3 * k + 2];
       int start = spans[3 * k];
       int end = spans[3 * k + 1];
@@ -154,17 +155,9 @@ public final class JsonEventFormat implements EventFormat {
           || (kind == FlatJsonFields.INTEGER && raw.startsWith("-0", start) && end - start == 2)) {
         return null;
       }
-      length += end - start;
+      parts[i] = raw.substring(start, end);
     }
-    if (keyIndexes.length == 1) {
-      return raw.substring(spans[3 * keyIndexes[0]], spans[3 * keyIndexes[0] + 1]);
-    }
-    StringBuilder key = new StringBuilder(length).append('[');
-    for (int i = 0; i < keyIndexes.length; i++) {
-      int k = keyIndexes[i];
-      key.append(i == 0 ? "\"" : ",\"").append(raw, spans[3 * k], spans[3 * k + 1]).append('"');
-    }
-    return key.append(']').toString();
+    return EventKey.of(parts);
   }
 
   /** The whole number as {@link #wholeNumber} reads it, or {@link #NOT_FLAT}. */
@@ -186,41 +179,12 @@ public final class JsonEventFormat implements EventFormat {
     }
   }
 
-  private String key(JsonNode[] values) throws BadRecordException {
-    if (keyIndexes.length == 1) {
-      return text(values, keyIndexes[0]);
+  private EventKey key(JsonNode[] values) throws BadRecordException {
+    String[] parts = new String[keyIndexes.length];
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = text(values, keyIndexes[i]);
     }
-    // The compact JSON array Jackson would write, without building a node and a serializer.
-    String[] texts = new String[keyIndexes.length];
-    int length = 1 + 3 * texts.length;
-    boolean escape = false;
-    for (int i = 0; i < texts.length; i++) {
-      texts[i] = text(values, keyIndexes[i]);
-      length += texts[i].length();
-      escape |= needsEscaping(texts[i]);
-    }
-    StringBuilder key = new StringBuilder(length).append('[');
-    for (int i = 0; i < texts.length; i++) {
-      key.append(i == 0 ? "\"" : ",\"");
-      if (escape) {
-        JsonStringEncoder.getInstance().quoteAsString(texts[i], key);
-      } else {
-        key.append(texts[i]);
-      }
-      key.append('"');
-    }
-    return key.append(']').toString();
-  }
-
-  /** Whether JSON escapes any character of {@code text}: a quote, a backslash, a control one. */
-  private static boolean needsEscaping(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c < 0x20 || c == '"' || c == '\\') {
-        return true;
-      }
-    }
-    return false;
+    return EventKey.of(parts);
   }
 
   /** The text of needed field {@code k}, as Jackson gives it, or why there is none. */

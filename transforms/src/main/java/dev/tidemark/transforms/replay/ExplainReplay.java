@@ -215,7 +215,7 @@ final class ExplainReplay {
           late.add(
               new LateLine(
                   line.position(),
-                  event.key(),
+                  event.key().text(),
                   event.eventTime(),
                   window.start(),
                   window.end(),
@@ -224,9 +224,9 @@ final class ExplainReplay {
         }
       }
       case LATE_WITHIN_LATENESS ->
-          engine.addLateWithinLateness(keyWindow(event.key(), window), line.position());
+          engine.addLateWithinLateness(keyWindow(event.key().text(), window), line.position());
       case ON_TIME -> {
-        engine.addOnTime(keyWindow(event.key(), window), line.position());
+        engine.addOnTime(keyWindow(event.key().text(), window), line.position());
         openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
       }
     }
@@ -239,7 +239,13 @@ final class ExplainReplay {
     points
         .get(kind)
         .offer(
-            new Point(line.position(), event.eventTime(), watermark, kind, event.key(), partition));
+            new Point(
+                line.position(),
+                event.eventTime(),
+                watermark,
+                kind,
+                event.key().text(),
+                partition));
   }
 
   /**

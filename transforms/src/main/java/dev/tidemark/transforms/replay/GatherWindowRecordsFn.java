@@ -4,6 +4,7 @@ import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
@@ -46,7 +47,7 @@ import org.joda.time.Instant;
  * tidemark:lateRecords}.
  */
 final class GatherWindowRecordsFn<AccumT>
-    extends DoFn<List<ArrivedLine>, KV<String, WindowRecords<AccumT>>> {
+    extends DoFn<List<ArrivedLine>, KV<EventKey, WindowRecords<AccumT>>> {
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
@@ -56,7 +57,7 @@ final class GatherWindowRecordsFn<AccumT>
   private final int input;
   private final EventTimeWindowing windowing;
   private final CombineFn<KV<Integer, Event>, AccumT, ?> aggregate;
-  private final TupleTag<KV<String, WindowRecords<AccumT>>> recordsTag;
+  private final TupleTag<KV<EventKey, WindowRecords<AccumT>>> recordsTag;
   private final TupleTag<KV<Integer, LateRecord>> lateTag;
 
   /**
@@ -67,7 +68,7 @@ final class GatherWindowRecordsFn<AccumT>
       int input,
       EventTimeWindowing windowing,
       CombineFn<KV<Integer, Event>, AccumT, ?> aggregate,
-      TupleTag<KV<String, WindowRecords<AccumT>>> recordsTag,
+      TupleTag<KV<EventKey, WindowRecords<AccumT>>> recordsTag,
       TupleTag<KV<Integer, LateRecord>> lateTag) {
     this.parser = parser;
     this.input = input;
@@ -149,5 +150,5 @@ final class GatherWindowRecordsFn<AccumT>
    * What a batch's records are gathered by. A record, not a {@code KV}: it is hashed once per
    * record, and {@code KV}'s hash builds an array and goes through {@code Arrays.deepHashCode}.
    */
-  private record KeyAndWindow(String key, long windowStartMillis) {}
+  private record KeyAndWindow(EventKey key, long windowStartMillis) {}
 }

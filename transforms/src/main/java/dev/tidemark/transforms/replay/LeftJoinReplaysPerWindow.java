@@ -5,6 +5,7 @@ import dev.tidemark.transforms.join.LeftJoinPerWindow;
 import dev.tidemark.transforms.join.MergeRecords;
 import dev.tidemark.transforms.join.NewestMatch;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
@@ -73,7 +74,7 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
 
   /** Emits each left record of a pane with the newest right record of the pane, or none. */
   private static final class MergeMatchesFn
-      extends DoFn<KV<String, KV<WindowPane, List<KV<Integer, Event>>>>, JoinedRecord> {
+      extends DoFn<KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>>, JoinedRecord> {
     private final MergeRecords merge;
 
     MergeMatchesFn(MergeRecords merge) {
@@ -82,7 +83,7 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
 
     @ProcessElement
     public void processElement(
-        @Element KV<String, KV<WindowPane, List<KV<Integer, Event>>>> pane,
+        @Element KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>> pane,
         OutputReceiver<JoinedRecord> out) {
       List<Event> lefts = new ArrayList<>();
       List<Event> rights = new ArrayList<>();
@@ -91,7 +92,8 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
       }
       // Left records in the order they were read, so a pane reads the same in every run.
       lefts.sort(Comparator.comparingLong(Event::position));
-      NewestMatch.join(pane.getKey(), pane.getValue().getKey(), lefts, rights, merge, out::output);
+      NewestMatch.join(
+          pane.getKey().text(), pane.getValue().getKey(), lefts, rights, merge, out::output);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
@@ -10,7 +11,6 @@ import java.util.List;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.Flatten;
@@ -40,7 +40,7 @@ final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionT
   static final int LINES_PER_BATCH = 512;
 
   /** Each pane: the key, and the pane with what it carries. */
-  final TupleTag<KV<String, KV<WindowPane, OutputT>>> panes = new TupleTag<>();
+  final TupleTag<KV<EventKey, KV<WindowPane, OutputT>>> panes = new TupleTag<>();
 
   /** Records whose window had expired when they arrived, with the number of their input. */
   final TupleTag<KV<Integer, LateRecord>> late = new TupleTag<>();
@@ -79,8 +79,8 @@ final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionT
     } catch (CannotProvideCoderException e) {
       throw new IllegalArgumentException("no coder for the accumulator of " + aggregate, e);
     }
-    TupleTag<KV<String, WindowRecords<AccumT>>> gathered = new TupleTag<>();
-    PCollectionList<KV<String, WindowRecords<AccumT>>> allGathered =
+    TupleTag<KV<EventKey, WindowRecords<AccumT>>> gathered = new TupleTag<>();
+    PCollectionList<KV<EventKey, WindowRecords<AccumT>>> allGathered =
         PCollectionList.empty(begin.getPipeline());
     PCollectionList<KV<Integer, LateRecord>> allLate = PCollectionList.empty(begin.getPipeline());
     PCollectionList<DeadLetter> allDead = PCollectionList.empty(begin.getPipeline());
@@ -100,21 +100,21 @@ final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionT
           .get(gathered)
           .setCoder(
               KvCoder.of(
-                  StringUtf8Coder.of(), new WindowRecords.WindowRecordsCoder<>(accumulatorCoder)));
+                  EventKey.Coder.of(), new WindowRecords.WindowRecordsCoder<>(accumulatorCoder)));
       split.get(late).setCoder(KvCoder.of(VarIntCoder.of(), LateRecord.Coder.of()));
       split.get(deadLetters).setCoder(DeadLetter.Coder.of());
       allGathered = allGathered.and(split.get(gathered));
       allLate = allLate.and(split.get(late));
       allDead = allDead.and(split.get(deadLetters));
     }
-    PCollection<KV<String, KV<WindowPane, OutputT>>> decided =
+    PCollection<KV<EventKey, KV<WindowPane, OutputT>>> decided =
         allGathered
             .apply("AllInputs", Flatten.pCollections())
             .apply(
                 "DecidePanes",
                 ParDo.of(new ReplayPanesFn<>(windowing, aggregate, accumulatorCoder)));
     decided.setCoder(
-        KvCoder.of(StringUtf8Coder.of(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
+        KvCoder.of(EventKey.Coder.of(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
     return PCollectionTuple.of(panes, decided)
         .and(late, allLate.apply("AllLate", Flatten.pCollections()))
         .and(deadLetters, allDead.apply("AllDeadLetters", Flatten.pCollections()));

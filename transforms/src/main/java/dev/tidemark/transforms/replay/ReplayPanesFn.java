@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.KeyedPaneState;
@@ -62,7 +63,7 @@ import org.joda.time.Instant;
  * not the length of the recording. Once a key has no open window, it has no state and no timer.
  */
 final class ReplayPanesFn<AccumT, OutputT>
-    extends DoFn<KV<String, WindowRecords<AccumT>>, KV<String, KV<WindowPane, OutputT>>> {
+    extends DoFn<KV<EventKey, WindowRecords<AccumT>>, KV<EventKey, KV<WindowPane, OutputT>>> {
 
   private static final Comparator<KV<Integer, Event>> BY_ARRIVAL =
       Comparator.<KV<Integer, Event>, Long>comparing(
@@ -106,7 +107,7 @@ final class ReplayPanesFn<AccumT, OutputT>
 
   @ProcessElement
   public void processElement(
-      @Element KV<String, WindowRecords<AccumT>> element,
+      @Element KV<EventKey, WindowRecords<AccumT>> element,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes) {
@@ -136,12 +137,12 @@ final class ReplayPanesFn<AccumT, OutputT>
   @OnTimerFamily(DEADLINE_TIMERS)
   public void onDeadline(
       @TimerId String tag,
-      @Key String key,
+      @Key EventKey key,
       @Timestamp Instant deadline,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
-      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
+      OutputReceiver<KV<EventKey, KV<WindowPane, OutputT>>> out) {
     @Nullable WindowState<KV<Integer, Event>, AccumT> open =
         openWindows.get(KeyedPaneState.windowStartOf(tag)).read();
     if (open == null) {
@@ -158,16 +159,16 @@ final class ReplayPanesFn<AccumT, OutputT>
   @OnTimerFamily(FLUSH_TIMERS)
   public void onIdleFlush(
       @TimerId String tag,
-      @Key String key,
+      @Key EventKey key,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
-      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
+      OutputReceiver<KV<EventKey, KV<WindowPane, OutputT>>> out) {
     emit(key, KeyedPaneState.onFlushTimer(engine, tag, openWindows), out);
   }
 
   private static <OutputT> void emit(
-      String key,
+      EventKey key,
       List<PaneEngine.Pane<OutputT>> panes,
-      OutputReceiver<KV<String, KV<WindowPane, OutputT>>> out) {
+      OutputReceiver<KV<EventKey, KV<WindowPane, OutputT>>> out) {
     for (PaneEngine.Pane<OutputT> pane : panes) {
       out.output(KV.of(key, KV.of(pane.pane(), pane.value())));
     }

@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -12,7 +13,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.joda.time.Duration;
 
 /**
@@ -72,7 +73,8 @@ public final class CaptureLateData extends PTransform<PCollection<Event>, PColle
                     .triggering(DefaultTrigger.of())
                     .withAllowedLateness(Duration.ZERO)
                     .discardingFiredPanes())
-            .apply("KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
+            .apply(
+                "KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptor.of(EventKey.class)))
             .apply(
                 "RouteLateEvents",
                 ParDo.of(new CaptureLateDataFn(windowing))

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.state.TimeDomain;
@@ -14,7 +15,7 @@ import org.apache.beam.sdk.values.KV;
 import org.joda.time.Instant;
 
 /** The stateful step of {@link CaptureLateData}; its javadoc explains why it is exact. */
-final class CaptureLateDataFn extends DoFn<KV<String, Event>, Event> {
+final class CaptureLateDataFn extends DoFn<KV<EventKey, Event>, Event> {
 
   private static final String WATERMARK = "watermark";
 
@@ -30,7 +31,7 @@ final class CaptureLateDataFn extends DoFn<KV<String, Event>, Event> {
 
   @ProcessElement
   public void processElement(
-      @Element KV<String, Event> keyed,
+      @Element KV<EventKey, Event> keyed,
       @TimerId(WATERMARK) Timer watermarkTimer,
       MultiOutputReceiver out) {
     Event event = keyed.getValue();

@@ -1,12 +1,12 @@
 package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.SimpleFunction;
@@ -17,7 +17,6 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TypeDescriptor;
-import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * Counts events, and sums their values, per key in {@link EventTimeWindowing}'s windows, with late
@@ -41,8 +40,8 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
   /** Events that arrived after their window had expired. */
   public static final TupleTag<LateRecord> LATE = CaptureLateData.LATE;
 
-  private static final KvCoder<String, Event> KEYED_EVENT_CODER =
-      KvCoder.of(StringUtf8Coder.of(), Event.Coder.of());
+  private static final KvCoder<EventKey, Event> KEYED_EVENT_CODER =
+      KvCoder.of(EventKey.Coder.of(), Event.Coder.of());
 
   private final EventTimeWindowing windowing;
 
@@ -64,15 +63,15 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
     return new PTransform<PCollection<SourceBatch<Event>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<Event>> batches) {
-        AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
+        AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
         PCollectionTuple decided =
             batches
                 .apply(
                     "KeyByKey",
                     MapElements.via(
-                        new SimpleFunction<SourceBatch<Event>, SourceBatch<KV<String, Event>>>() {
+                        new SimpleFunction<SourceBatch<Event>, SourceBatch<KV<EventKey, Event>>>() {
                           @Override
-                          public SourceBatch<KV<String, Event>> apply(SourceBatch<Event> batch) {
+                          public SourceBatch<KV<EventKey, Event>> apply(SourceBatch<Event> batch) {
                             return batch.map(
                                 event ->
                                     TimestampedValue.of(
@@ -89,23 +88,24 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
 
   @Override
   public PCollectionTuple expand(PCollection<Event> events) {
-    AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
+    AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
     PCollectionTuple decided =
         events
-            .apply("KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptors.strings()))
+            .apply(
+                "KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptor.of(EventKey.class)))
             .setCoder(KEYED_EVENT_CODER)
             .apply("CountAndSum", countAndSum);
     return results(decided, countAndSum);
   }
 
-  private static AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum(
+  private static AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum(
       EventTimeWindowing windowing) {
     return AggregatePerWindow.of(windowing, CountAndSumFn.summing(Event::value));
   }
 
   /** The panes as {@link WindowResult}s and the expired events as {@link LateRecord}s. */
   private static PCollectionTuple results(
-      PCollectionTuple decided, AggregatePerWindow<String, Event, KV<Long, Long>> countAndSum) {
+      PCollectionTuple decided, AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum) {
     PCollection<WindowResult> results =
         decided
             .get(countAndSum.panes())
@@ -123,7 +123,7 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
     return PCollectionTuple.of(RESULTS, results).and(LATE, late);
   }
 
-  private static WindowResult toWindowResult(KV<String, KV<WindowPane, KV<Long, Long>>> pane) {
+  private static WindowResult toWindowResult(KV<EventKey, KV<WindowPane, KV<Long, Long>>> pane) {
     KV<Long, Long> countAndSum = pane.getValue().getValue();
     return new WindowResult(
         pane.getKey(), pane.getValue().getKey(), countAndSum.getKey(), countAndSum.getValue());

@@ -145,7 +145,7 @@ class ReplaySourceTest {
       String key;
       try {
         eventTime = FORMAT.parse(line).eventTime();
-        key = FORMAT.parse(line).key();
+        key = FORMAT.parse(line).key().text();
       } catch (BadRecordException e) {
         prediction.dead.add(line);
         continue;

@@ -1,7 +1,6 @@
 package dev.tidemark.transforms.join;
 
 import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -164,14 +163,14 @@ class LeftJoinPerWindowTest {
                 .get(LeftJoinPerWindow.LATE_LEFT)
                 .apply(
                     "LateOrderKeys",
-                    MapElements.into(TypeDescriptors.strings()).via(LateRecord::key)))
+                    MapElements.into(TypeDescriptors.strings()).via(late -> late.key().text())))
         .containsInAnyOrder("b1");
     PAssert.that(
             joined
                 .get(LeftJoinPerWindow.LATE_RIGHT)
                 .apply(
                     "LateCouponKeys",
-                    MapElements.into(TypeDescriptors.strings()).via(LateRecord::key)))
+                    MapElements.into(TypeDescriptors.strings()).via(late -> late.key().text())))
         .containsInAnyOrder("b1");
     p.run();
   }

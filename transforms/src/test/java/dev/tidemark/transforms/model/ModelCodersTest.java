@@ -27,24 +27,27 @@ class ModelCodersTest {
 
   static Stream<Arguments> values() {
     return Stream.of(
-        Arguments.of(Event.class, Event.Coder.of(), new Event("01", T, 7, "01,1586489566000")),
+        Arguments.of(
+            Event.class, Event.Coder.of(), new Event(EventKey.of("01"), T, 7, "01,1586489566000")),
         Arguments.of(
             Event.class,
             Event.Coder.of(),
-            new Event("01", T, 7, "01,1586489566000", T.minus(1001), 12, KAFKA)),
+            new Event(EventKey.of("01"), T, 7, "01,1586489566000", T.minus(1001), 12, KAFKA)),
         Arguments.of(DeadLetter.class, DeadLetter.Coder.of(), new DeadLetter("oops", "why")),
         Arguments.of(DeadLetter.class, DeadLetter.Coder.of(), new DeadLetter("oops", "why", KAFKA)),
         Arguments.of(
             LateRecord.class,
             LateRecord.Coder.of(),
-            new LateRecord("01", T, T, T.plus(5000), T.plus(9000), "01,1", KAFKA)),
+            new LateRecord(EventKey.of("01"), T, T, T.plus(5000), T.plus(9000), "01,1", KAFKA)),
         Arguments.of(
             LateRecord.class,
             LateRecord.Coder.of(),
-            new LateRecord("01", T, T, T.plus(5000), T.plus(9000), "01,1")),
+            new LateRecord(EventKey.of("01"), T, T, T.plus(5000), T.plus(9000), "01,1")),
         Arguments.of(WindowPane.class, WindowPane.Coder.of(), PANE),
         Arguments.of(
-            WindowResult.class, WindowResult.Coder.of(), new WindowResult("k", PANE, 3, 9)),
+            WindowResult.class,
+            WindowResult.Coder.of(),
+            new WindowResult(EventKey.of("k"), PANE, 3, 9)),
         Arguments.of(
             JoinedRecord.class, JoinedRecord.Coder.of(), new JoinedRecord("b1", PANE, true, "{}")),
         Arguments.of(ArrivedLine.class, ArrivedLine.Coder.of(), new ArrivedLine("x", T, 4)),
@@ -53,8 +56,14 @@ class ModelCodersTest {
         Arguments.of(
             ArrivedLine.class,
             ArrivedLine.Coder.of(),
-            new ArrivedLine("01,1", T, 4, null, new Event("01", T, 0, "01,1"))),
-        Arguments.of(SourcePosition.class, SourcePosition.Coder.of(), KAFKA));
+            new ArrivedLine("01,1", T, 4, null, new Event(EventKey.of("01"), T, 0, "01,1"))),
+        Arguments.of(SourcePosition.class, SourcePosition.Coder.of(), KAFKA),
+        Arguments.of(EventKey.class, EventKey.Coder.of(), EventKey.of("01")),
+        Arguments.of(EventKey.class, EventKey.Coder.of(), EventKey.of("hitch", "es_sink")),
+        Arguments.of(
+            WindowResult.class,
+            WindowResult.Coder.of(),
+            new WindowResult(EventKey.of("i", "op"), PANE, 3, 9)));
   }
 
   @ParameterizedTest(name = "{2}")

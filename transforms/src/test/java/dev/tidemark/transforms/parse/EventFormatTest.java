@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import org.apache.beam.sdk.util.SerializableUtils;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class EventFormatTest {
     String line = "01,1586489566000";
     assertThat(
         CsvEventFormat.keyAndTime().parse(line),
-        equalTo(new Event("01", new Instant(1586489566000L), 0, line)));
+        equalTo(new Event(EventKey.of("01"), new Instant(1586489566000L), 0, line)));
     assertThat(
         reason(CsvEventFormat.keyAndTime(), "01,1586489566000,3"),
         equalTo("expected 2 comma-separated fields (key,epochMillis), found 3"));
@@ -36,7 +37,9 @@ class EventFormatTest {
   void jsonOrdersOfS2() throws Exception {
     String order = "{\"id\":1,\"name\":\"a\",\"amount\":1637800000000}";
     EventFormat format = JsonEventFormat.withKey("name").withTime("amount").withValue("id");
-    assertThat(format.parse(order), equalTo(new Event("a", new Instant(1637800000000L), 1, order)));
+    assertThat(
+        format.parse(order),
+        equalTo(new Event(EventKey.of("a"), new Instant(1637800000000L), 1, order)));
   }
 
   @Test
@@ -45,7 +48,10 @@ class EventFormatTest {
         "{\"t\":\"1580896327330\",\"st\":\"DIRECT\","
             + "\"i\":\"hitch_passenger_order_2020_01_22_23_50_40\",\"op\":\"es_sink\"}";
     Event event = JsonEventFormat.withKey("i", "op").withTime("t").parse(record);
-    assertThat(event.key(), equalTo("[\"hitch_passenger_order_2020_01_22_23_50_40\",\"es_sink\"]"));
+    assertThat(
+        event.key(), equalTo(EventKey.of("hitch_passenger_order_2020_01_22_23_50_40", "es_sink")));
+    assertThat(
+        event.key().text(), equalTo("[\"hitch_passenger_order_2020_01_22_23_50_40\",\"es_sink\"]"));
     assertThat(event.eventTime(), equalTo(new Instant(1580896327330L)));
   }
 
@@ -56,7 +62,7 @@ class EventFormatTest {
     String record = "{\"t\":5,\"i\":\"x\",\"op\":\"y\",\"n\":2}";
     assertThat(
         SerializableUtils.clone(format).parse(record),
-        equalTo(new Event("[\"x\",\"y\"]", new Instant(5), 2, record)));
+        equalTo(new Event(EventKey.of("x", "y"), new Instant(5), 2, record)));
   }
 
   @Test
@@ -66,7 +72,7 @@ class EventFormatTest {
     ArrayNode expected =
         new ObjectMapper().createArrayNode().add("q\"b\\s\u0001").add("été").add("2.5");
     assertThat(
-        JsonEventFormat.withKey("a", "b", "c").withTime("t").parse(record).key(),
+        JsonEventFormat.withKey("a", "b", "c").withTime("t").parse(record).key().text(),
         equalTo(expected.toString()));
   }
 
@@ -99,11 +105,11 @@ class EventFormatTest {
         format.parse("{\"k\":1.5,\"x\":{\"y\":[1,{\"z\":2}]},\"t\":5,\"t\":7,\"v\":\"3\"}"),
         equalTo(
             new Event(
-                "1.5",
+                EventKey.of("1.5"),
                 new Instant(7),
                 3,
                 "{\"k\":1.5,\"x\":{\"y\":[1,{\"z\":2}]},\"t\":5,\"t\":7,\"v\":\"3\"}")));
-    assertThat(format.parse("{\"k\":true,\"t\":1,\"v\":2}").key(), equalTo("true"));
+    assertThat(format.parse("{\"k\":true,\"t\":1,\"v\":2}").key(), equalTo(EventKey.of("true")));
     // (2) A needed field that is an object or a number too big for a long: the same reasons as
     // before, with the value as JSON.
     assertThat(

@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.testing;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.windowing.CaptureLateData;
@@ -18,6 +19,7 @@ import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
@@ -48,7 +50,8 @@ public final class PresetCountPerWindow extends PTransform<PCollection<Event>, P
             .apply(
                 "ToCountAndSum",
                 MapElements.into(
-                        TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+                        TypeDescriptors.kvs(
+                            TypeDescriptor.of(EventKey.class), TypeDescriptors.longs()))
                     .via(event -> KV.of(event.key(), event.value())))
             .apply("AddUp", Combine.perKey(CountAndSumFn.<Long>summing(value -> value)))
             .apply("ToWindowResult", ParDo.of(new ToWindowResultFn()));
@@ -58,10 +61,10 @@ public final class PresetCountPerWindow extends PTransform<PCollection<Event>, P
 
   /** Attaches the window and the pane to each aggregate. */
   private static final class ToWindowResultFn
-      extends DoFn<KV<String, KV<Long, Long>>, WindowResult> {
+      extends DoFn<KV<EventKey, KV<Long, Long>>, WindowResult> {
     @ProcessElement
     public void processElement(
-        @Element KV<String, KV<Long, Long>> aggregate,
+        @Element KV<EventKey, KV<Long, Long>> aggregate,
         BoundedWindow window,
         PaneInfo pane,
         OutputReceiver<WindowResult> out) {

@@ -109,7 +109,7 @@ public final class ReplayReference {
                 ? event.eventTime()
                 : Watermarks.latest(maxEventTime, event.eventTime());
         IntervalWindow window = windowing.windowOf(event.eventTime());
-        String windowKey = event.key() + "\u0000" + window.start().getMillis();
+        String windowKey = event.key().text() + "\u0000" + window.start().getMillis();
         Arrival arrival = new Arrival(watermark.getMillis(), input, position, event, window);
         if (windowing.isExpired(window, watermark)) {
           reference.late.add(line);
@@ -132,7 +132,7 @@ public final class ReplayReference {
       List<Event> accumulated = new ArrayList<>();
       early.forEach(arrival -> accumulated.add(arrival.event()));
       IntervalWindow window = (early.isEmpty() ? late.get(0) : early.get(0)).window();
-      String key = (early.isEmpty() ? late.get(0) : early.get(0)).event().key();
+      String key = (early.isEmpty() ? late.get(0) : early.get(0)).event().key().text();
       long index = 0;
       if (!early.isEmpty()) {
         reference.panes.add(pane(key, window, "ON_TIME", index++, late.isEmpty(), accumulated));

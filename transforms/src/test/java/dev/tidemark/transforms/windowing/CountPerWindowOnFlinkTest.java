@@ -77,7 +77,7 @@ class CountPerWindowOnFlinkTest {
         .apply(finals.sink());
     counted
         .get(CountPerWindow.LATE)
-        .apply("LateKeys", MapElements.into(TypeDescriptors.strings()).via(r -> r.key()))
+        .apply("LateKeys", MapElements.into(TypeDescriptors.strings()).via(r -> r.key().text()))
         .apply(late.sink());
 
     assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
@@ -58,7 +59,7 @@ class CountPerWindowTest {
   private static WindowResult result(
       String key, long count, Timing timing, long paneIndex, boolean isFinal) {
     return new WindowResult(
-        key,
+        EventKey.of(key),
         new WindowPane(FIRST_WINDOW.start(), FIRST_WINDOW.end(), timing, paneIndex, isFinal),
         count,
         0);
@@ -195,7 +196,7 @@ class CountPerWindowTest {
     PAssert.that(out.get(CountPerWindow.LATE))
         .containsInAnyOrder(
             new LateRecord(
-                "a",
+                EventKey.of("a"),
                 BASE_TIME.plus(2000),
                 FIRST_WINDOW.start(),
                 FIRST_WINDOW.end(),

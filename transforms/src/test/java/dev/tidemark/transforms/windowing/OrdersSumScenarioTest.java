@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
@@ -127,7 +128,7 @@ class OrdersSumScenarioTest {
     PAssert.that(late)
         .containsInAnyOrder(
             new LateRecord(
-                "a",
+                EventKey.of("a"),
                 BASE_TIME.plus(1000),
                 BASE_TIME,
                 BASE_TIME.plus(WINDOW),
