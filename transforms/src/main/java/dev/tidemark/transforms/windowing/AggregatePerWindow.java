@@ -10,6 +10,7 @@ import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.SimpleFunction;
 import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
@@ -118,7 +119,33 @@ public final class AggregatePerWindow<K, V, OutputT>
                   + " has "
                   + batches.getCoder());
         }
-        return decideBatches(batches, kvCoder, aggregate);
+        return decideBatches(batches, kvCoder, KV::getKey, KV::getValue, aggregate);
+      }
+    };
+  }
+
+  /**
+   * The same as {@link #ofBatches()} for batches of plain values, each keyed by {@code keyOf},
+   * whose keys {@code keyCoder} encodes: no step before it pairs each value with its key.
+   */
+  public PTransform<PCollection<SourceBatch<V>>, PCollectionTuple> ofBatchesKeyedBy(
+      SerializableFunction<V, K> keyOf, Coder<K> keyCoder) {
+    return new PTransform<PCollection<SourceBatch<V>>, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PCollection<SourceBatch<V>> batches) {
+        if (!(batches.getCoder() instanceof SourceBatch.SourceBatchCoder<V> batchCoder)) {
+          throw new IllegalArgumentException(
+              "AggregatePerWindow.ofBatchesKeyedBy needs a SourceBatchCoder; "
+                  + batches
+                  + " has "
+                  + batches.getCoder());
+        }
+        return decideBatches(
+            batches,
+            KvCoder.of(keyCoder, batchCoder.recordCoder()),
+            keyOf,
+            value -> value,
+            aggregate);
       }
     };
   }
@@ -153,9 +180,11 @@ public final class AggregatePerWindow<K, V, OutputT>
     return step.decide(contributions);
   }
 
-  private <AccumT> PCollectionTuple decideBatches(
-      PCollection<SourceBatch<KV<K, V>>> batches,
+  private <InputT, AccumT> PCollectionTuple decideBatches(
+      PCollection<SourceBatch<InputT>> batches,
       KvCoder<K, V> kvCoder,
+      SerializableFunction<InputT, K> keyOf,
+      SerializableFunction<InputT, V> valueOf,
       CombineFn<V, AccumT, OutputT> typedAggregate) {
     PaneStep<AccumT> step =
         new PaneStep<>(batches.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
@@ -163,7 +192,9 @@ public final class AggregatePerWindow<K, V, OutputT>
         batches
             .apply(
                 "GatherOnTime",
-                ParDo.of(new GatherOnTimeFn<>(windowing, typedAggregate, kvCoder.getKeyCoder())))
+                ParDo.of(
+                    new GatherOnTimeFn<>(
+                        windowing, typedAggregate, kvCoder.getKeyCoder(), keyOf, valueOf)))
             .setCoder(step.contributionCoder());
     return step.decide(contributions);
   }

@@ -9,12 +9,10 @@ import dev.tidemark.transforms.model.WindowResult;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.SimpleFunction;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TypeDescriptor;
 
@@ -65,22 +63,8 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
       public PCollectionTuple expand(PCollection<SourceBatch<Event>> batches) {
         AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
         PCollectionTuple decided =
-            batches
-                .apply(
-                    "KeyByKey",
-                    MapElements.via(
-                        new SimpleFunction<SourceBatch<Event>, SourceBatch<KV<EventKey, Event>>>() {
-                          @Override
-                          public SourceBatch<KV<EventKey, Event>> apply(SourceBatch<Event> batch) {
-                            return batch.map(
-                                event ->
-                                    TimestampedValue.of(
-                                        KV.of(event.getValue().key(), event.getValue()),
-                                        event.getTimestamp()));
-                          }
-                        }))
-                .setCoder(SourceBatch.SourceBatchCoder.of(KEYED_EVENT_CODER))
-                .apply("CountAndSum", countAndSum.ofBatches());
+            batches.apply(
+                "CountAndSum", countAndSum.ofBatchesKeyedBy(Event::key, EventKey.Coder.of()));
         return results(decided, countAndSum);
       }
     };

@@ -6,9 +6,11 @@ import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
@@ -23,40 +25,59 @@ import org.joda.time.Instant;
  * emitted at its earliest value's event time, inside its window.
  *
  * <p>Keys are grouped with their coder's structural value, so any deterministic key coder works.
+ * Each record's key and value come from it through two functions, so a batch of plain values (an
+ * {@code Event} and its key) needs no step before this one to turn each into a {@code KV}.
+ *
+ * <p>Per record it allocates only what the aggregate does: a record in the window of the record
+ * before it reuses that window (fixed windows: a timestamp inside a window's bounds belongs to that
+ * window), and the partials are found by a key of the structural key and the window's start millis.
  */
-final class GatherOnTimeFn<K, V, AccumT>
-    extends DoFn<SourceBatch<KV<K, V>>, KV<K, Contribution<V, AccumT>>> {
+final class GatherOnTimeFn<InputT, K, V, AccumT>
+    extends DoFn<SourceBatch<InputT>, KV<K, Contribution<V, AccumT>>> {
 
   private final EventTimeWindowing windowing;
   private final CombineFn<V, AccumT, ?> aggregate;
   private final Coder<K> keyCoder;
+  private final SerializableFunction<InputT, K> keyOf;
+  private final SerializableFunction<InputT, V> valueOf;
 
   GatherOnTimeFn(
-      EventTimeWindowing windowing, CombineFn<V, AccumT, ?> aggregate, Coder<K> keyCoder) {
+      EventTimeWindowing windowing,
+      CombineFn<V, AccumT, ?> aggregate,
+      Coder<K> keyCoder,
+      SerializableFunction<InputT, K> keyOf,
+      SerializableFunction<InputT, V> valueOf) {
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.keyCoder = keyCoder;
+    this.keyOf = keyOf;
+    this.valueOf = valueOf;
   }
 
   @ProcessElement
   public void processElement(
-      @Element SourceBatch<KV<K, V>> batch, OutputReceiver<KV<K, Contribution<V, AccumT>>> out) {
-    Map<KV<Object, Instant>, Partial<K, AccumT>> partials = new LinkedHashMap<>();
-    for (TimestampedValue<KV<K, V>> record : batch.records()) {
-      KV<K, V> keyed = record.getValue();
-      IntervalWindow window = windowing.windowOf(record.getTimestamp());
-      if (!window.end().isAfter(batch.watermarkBound())) {
-        out.outputWithTimestamp(
-            KV.of(keyed.getKey(), Contribution.of(keyed.getValue())), record.getTimestamp());
+      @Element SourceBatch<InputT> batch, OutputReceiver<KV<K, Contribution<V, AccumT>>> out) {
+    long bound = batch.watermarkBound().getMillis();
+    Map<KeyInWindow, Partial<K, AccumT>> partials = new LinkedHashMap<>();
+    @Nullable IntervalWindow window = null;
+    for (TimestampedValue<InputT> record : batch.records()) {
+      long millis = record.getTimestamp().getMillis();
+      if (window == null
+          || millis < window.start().getMillis()
+          || millis >= window.end().getMillis()) {
+        window = windowing.windowOf(record.getTimestamp());
+      }
+      K key = keyOf.apply(record.getValue());
+      V value = valueOf.apply(record.getValue());
+      if (window.end().getMillis() <= bound) {
+        out.outputWithTimestamp(KV.of(key, Contribution.of(value)), record.getTimestamp());
         continue;
       }
       Partial<K, AccumT> partial =
           partials.computeIfAbsent(
-              KV.of(keyCoder.structuralValue(keyed.getKey()), window.start()),
-              ignored ->
-                  new Partial<>(
-                      keyed.getKey(), aggregate.createAccumulator(), record.getTimestamp()));
-      partial.accumulated = aggregate.addInput(partial.accumulated, keyed.getValue());
+              new KeyInWindow(keyCoder.structuralValue(key), window.start().getMillis()),
+              ignored -> new Partial<>(key, aggregate.createAccumulator(), record.getTimestamp()));
+      partial.accumulated = aggregate.addInput(partial.accumulated, value);
       partial.records++;
       if (record.getTimestamp().isBefore(partial.earliest)) {
         partial.earliest = record.getTimestamp();
@@ -68,6 +89,9 @@ final class GatherOnTimeFn<K, V, AccumT>
           partial.earliest);
     }
   }
+
+  /** A key's structural value and the start of a window: what a partial is found by. */
+  private record KeyInWindow(Object structuralKey, long windowStartMillis) {}
 
   /** One key's values in one window of the batch, so far. */
   private static final class Partial<K, AccumT> {

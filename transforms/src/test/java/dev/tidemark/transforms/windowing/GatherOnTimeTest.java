@@ -65,7 +65,9 @@ class GatherOnTimeTest {
                             value("a", 1_000),
                             value("a", 6_000),
                             value("b", 6_500),
-                            value("a", 7_000))),
+                            value("a", 7_000),
+                            value("a", 11_000),
+                            value("a", 9_000))),
                     BASE_TIME.plus(1_000)))
             .advanceWatermarkToInfinity();
 
@@ -73,8 +75,12 @@ class GatherOnTimeTest {
         p.apply(batches)
             .apply(
                 ParDo.of(
-                    new GatherOnTimeFn<String, Long, KV<Long, Long>>(
-                        WINDOWING, CountAndSumFn.summing(v -> v), StringUtf8Coder.of())))
+                    new GatherOnTimeFn<KV<String, Long>, String, Long, KV<Long, Long>>(
+                        WINDOWING,
+                        CountAndSumFn.summing(v -> v),
+                        StringUtf8Coder.of(),
+                        KV::getKey,
+                        KV::getValue)))
             .setCoder(
                 KvCoder.of(
                     StringUtf8Coder.of(),
@@ -88,8 +94,10 @@ class GatherOnTimeTest {
                                     ? " partial of " + contribution.getValue().records()
                                     : " alone")));
 
-    // (2) a@1 s alone; a@6 s and a@7 s as one partial; b@6.5 s as a partial of one.
-    PAssert.that(gathered).containsInAnyOrder("a alone", "a partial of 2", "b partial of 1");
+    // (2) a@1 s alone; a@6 s, a@7 s and a@9 s, which comes after a record of another window, as
+    // one partial; a@11 s and b@6.5 s as partials of one.
+    PAssert.that(gathered)
+        .containsInAnyOrder("a alone", "a partial of 3", "b partial of 1", "a partial of 1");
     p.run();
   }
 
