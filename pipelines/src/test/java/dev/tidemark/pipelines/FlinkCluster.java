@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -33,12 +35,8 @@ final class FlinkCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TASK_MANAGER = "taskmanager";
 
-  /** How many ports the nodes' Prometheus reporters may take, from the first one free. */
-  private static final int PROMETHEUS_PORTS = 8;
-
   private final ChildJvms jvms;
   private final int restPort;
-  private final int prometheusPort;
 
   private final int taskManagers;
   private Process jobManager;
@@ -46,10 +44,17 @@ final class FlinkCluster implements AutoCloseable {
   /** The TaskManagers in the order they started, the dead among them. */
   private final List<Process> taskManagerProcesses = new ArrayList<>();
 
-  private FlinkCluster(ChildJvms jvms, int restPort, int prometheusPort, int taskManagers) {
+  /**
+   * Each node's own Prometheus port, chosen free as it starts. Why not a range, from which each
+   * node takes the first free port: a scrape of the whole range also reached other tests' servers
+   * that took a port in it. A {@code LineServer} took such a connection for its socket source's,
+   * sent its lines there and closed, and the source, which connected after, never ended.
+   */
+  private final Map<Process, Integer> prometheusPorts = new LinkedHashMap<>();
+
+  private FlinkCluster(ChildJvms jvms, int restPort, int taskManagers) {
     this.jvms = jvms;
     this.restPort = restPort;
-    this.prometheusPort = prometheusPort;
     this.taskManagers = taskManagers;
   }
 
@@ -64,8 +69,8 @@ final class FlinkCluster implements AutoCloseable {
   private static FlinkCluster startOnFreePorts(int taskManagers) throws Exception {
     ChildJvms jvms = ChildJvms.inTemporaryDirectory("tidemark-flink-");
     int restPort = LineServer.freePort();
-    int prometheusPort = LineServer.freePort();
-    FlinkCluster cluster = new FlinkCluster(jvms, restPort, prometheusPort, taskManagers);
+    int jobManagerPrometheusPort = LineServer.freePort();
+    FlinkCluster cluster = new FlinkCluster(jvms, restPort, taskManagers);
     try {
       // The nodes' temporary files (the job's jar, 200 MB, the RPC jar Flink unpacks, spilled
       // data) go in the cluster's directory, which close() deletes: a TaskManager that a test
@@ -74,11 +79,13 @@ final class FlinkCluster implements AutoCloseable {
       Files.writeString(
           jvms.directory().resolve("flink-conf.yaml"),
           FlinkNodes.configuration(restPort, LineServer.freePort())
-              + FlinkNodes.prometheusReporter(prometheusPort, prometheusPort + PROMETHEUS_PORTS - 1)
+              // The JobManager's port; each TaskManager is given its own (launch).
+              + FlinkNodes.prometheusReporter(jobManagerPrometheusPort, jobManagerPrometheusPort)
               + "io.tmp.dirs: "
               + temporary
               + "\n");
-      cluster.jobManager = cluster.launch(FlinkNodes.JOB_MANAGER, "jobmanager");
+      cluster.jobManager =
+          cluster.launch(FlinkNodes.JOB_MANAGER, "jobmanager", jobManagerPrometheusPort);
       for (int i = 0; i < taskManagers; i++) {
         cluster.startTaskManager();
       }
@@ -118,22 +125,26 @@ final class FlinkCluster implements AutoCloseable {
 
   /**
    * What the nodes' Prometheus reporters serve, as a Prometheus server scrapes them: the text of
-   * every {@code /metrics} that answers in the reporters' port range, one after another.
+   * every live node's {@code /metrics}, one after another.
    */
   String scrapePrometheus() throws InterruptedException {
     StringBuilder scraped = new StringBuilder();
-    for (int port = prometheusPort; port < prometheusPort + PROMETHEUS_PORTS; port++) {
+    for (Map.Entry<Process, Integer> node : prometheusPorts.entrySet()) {
+      if (!node.getKey().isAlive()) {
+        continue;
+      }
       try {
         scraped.append(
             HttpClient.newHttpClient()
                 .send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + node.getValue() + "/metrics"))
                         .timeout(Duration.ofSeconds(5))
                         .build(),
                     HttpResponse.BodyHandlers.ofString())
                 .body());
-      } catch (IOException noReporterThere) {
-        // No node took this port of the range.
+      } catch (IOException notUpYet) {
+        // The node's reporter does not listen yet.
       }
     }
     return scraped.toString();
@@ -271,11 +282,16 @@ final class FlinkCluster implements AutoCloseable {
     jvms.close();
   }
 
-  private Process launch(String mainClass, String log, String... more) throws IOException {
+  /** Starts a node whose Prometheus reporter serves on {@code prometheusPort}. */
+  private Process launch(String mainClass, String log, int prometheusPort, String... more)
+      throws IOException {
     List<String> args = new ArrayList<>(FlinkNodes.JVM_OPTIONS);
     args.addAll(List.of(mainClass, "--configDir", jvms.directory().toString()));
+    args.add("-Dmetrics.reporter.prom.port=" + prometheusPort);
     args.addAll(List.of(more));
-    return jvms.start(log, args.toArray(String[]::new));
+    Process node = jvms.start(log, args.toArray(String[]::new));
+    prometheusPorts.put(node, prometheusPort);
+    return node;
   }
 
   /**
@@ -311,7 +327,11 @@ final class FlinkCluster implements AutoCloseable {
   private void startTaskManager() throws IOException {
     String name = TASK_MANAGER + (taskManagerProcesses.size() + 1);
     taskManagerProcesses.add(
-        launch(FlinkNodes.TASK_MANAGER, name, "-Dtaskmanager.resource-id=" + name));
+        launch(
+            FlinkNodes.TASK_MANAGER,
+            name,
+            LineServer.freePort(),
+            "-Dtaskmanager.resource-id=" + name));
   }
 
   /**
