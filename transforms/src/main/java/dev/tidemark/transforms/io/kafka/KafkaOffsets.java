@@ -41,12 +41,21 @@ public final class KafkaOffsets implements UnboundedSource.CheckpointMark, Seria
   }
 
   /**
-   * Registers what the reader of id {@code committer} does with its finalized marks, until the
-   * returned handle is closed.
+   * Registers what the reader of id {@code committer} does with its finalized marks, until {@link
+   * #unregister}.
    */
-  static AutoCloseable register(String committer, Consumer<KafkaOffsets> onFinalize) {
+  static void register(String committer, Consumer<KafkaOffsets> onFinalize) {
     COMMITTERS.put(committer, onFinalize);
-    return () -> COMMITTERS.remove(committer);
+  }
+
+  /** The reader of id {@code committer} has closed: its marks are finalized without a commit. */
+  static void unregister(String committer) {
+    COMMITTERS.remove(committer);
+  }
+
+  /** Whether the reader that took this mark commits, and is still open. */
+  boolean readerIsOpen() {
+    return committer != null && COMMITTERS.containsKey(committer);
   }
 
   /** One partition's next offset, and its watermark in epoch milliseconds. */

@@ -67,8 +67,6 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
   /** The id its marks name it by, when the read commits offsets; null otherwise. */
   private final @Nullable String committer;
 
-  private @Nullable AutoCloseable registration;
-
   private @Nullable Consumer<byte[], byte[]> consumer;
   private @Nullable EndOffsetsProbe probe;
   private @Nullable Deserializer<K> keys;
@@ -107,7 +105,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
     keys = source.keys().getDeserializer(config, true);
     values = source.values().getDeserializer(config, false);
     if (committer != null) {
-      registration = KafkaOffsets.register(committer, toCommit::set);
+      KafkaOffsets.register(committer, toCommit::set);
       // A runner restores a reader from a mark it has finalized, or from a completed checkpoint:
       // what the mark holds has been processed. Its finalization may have reached the reader that
       // took it after that reader closed (the DirectRunner finalizes, then restores), so it is
@@ -261,6 +259,9 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
 
   @Override
   public void close() {
+    if (committer != null) {
+      KafkaOffsets.unregister(committer);
+    }
     if (probe != null) {
       probe.close();
     }

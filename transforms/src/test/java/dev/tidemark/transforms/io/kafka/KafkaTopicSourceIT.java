@@ -132,17 +132,19 @@ class KafkaTopicSourceIT {
     broker.createTopic(topic, 1);
     broker.send(topic, 0, values(0, 10));
     KafkaTopicSource<String, String> source =
-        KafkaTopicSource.of(
-            read(topic)
-                .withConsumerConfigUpdates(Map.of(ConsumerConfig.GROUP_ID_CONFIG, group))
-                .commitOffsetsInFinalize());
+        KafkaTopicSource.of(read(topic, group).commitOffsetsInFinalize());
+    KafkaOffsets mark;
     try (KafkaTopicReader<String, String> reader = source.createReader(OPTIONS, null)) {
       readAtLeast(reader, 7);
-      reader.getCheckpointMark().finalizeCheckpoint();
+      mark = reader.getCheckpointMark();
+      mark.finalizeCheckpoint();
       // Committed on the reader's own thread: by the next read, or as it closes.
       reader.advance();
+      assertThat("registered while open", mark.readerIsOpen(), equalTo(true));
     }
     assertThat(broker.committedOffset(group, new TopicPartition(topic, 0)), equalTo(7L));
+    // A closed reader leaves nothing behind in the JVM-wide registry of committers.
+    assertThat("forgotten once closed", mark.readerIsOpen(), equalTo(false));
   }
 
   @Test
@@ -153,11 +155,7 @@ class KafkaTopicSourceIT {
     broker.send(topic, 0, values(0, 10));
     broker.send(topic, 1, values(100, 10));
     Pipeline pipeline = Pipeline.create(Runners.streaming("DirectRunner", 2));
-    pipeline.apply(
-        ReadKafkaInBatches.of(
-            read(topic)
-                .withConsumerConfigUpdates(Map.of(ConsumerConfig.GROUP_ID_CONFIG, group))
-                .commitOffsetsInFinalize()));
+    pipeline.apply(ReadKafkaInBatches.of(read(topic, group).commitOffsetsInFinalize()));
     PipelineResult running = pipeline.run();
     try {
       // The DirectRunner finalizes a read's mark as it reads again: records keep coming, one a
@@ -192,10 +190,9 @@ class KafkaTopicSourceIT {
     // Auto-commit needs a group; the consumer measuring end offsets has none, and must not fail.
     KafkaTopicSource<String, String> source =
         KafkaTopicSource.of(
-            read(topic)
+            read(topic, group)
                 .withConsumerConfigUpdates(
                     Map.of(
-                        ConsumerConfig.GROUP_ID_CONFIG, group,
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "true",
                         ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, "200")));
     TopicPartition partition = new TopicPartition(topic, 0);
@@ -226,6 +223,11 @@ class KafkaTopicSourceIT {
   }
 
   /** A topic read from its earliest offsets, each record stamped with the number it holds. */
+  /** {@link #read} as consumer group {@code group}. */
+  private static KafkaIO.Read<String, String> read(String topic, String group) {
+    return read(topic).withConsumerConfigUpdates(Map.of(ConsumerConfig.GROUP_ID_CONFIG, group));
+  }
+
   private static KafkaIO.Read<String, String> read(String topic) {
     return KafkaIO.<String, String>read()
         .withBootstrapServers(broker.bootstrapServers())
