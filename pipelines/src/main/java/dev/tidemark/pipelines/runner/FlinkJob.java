@@ -11,8 +11,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -64,7 +66,7 @@ final class FlinkJob {
    */
   private static Optional<FlinkJob> newest(
       String hostPort, String name, Predicate<JsonNode> which) {
-    String api = "http://" + hostPort.replaceFirst("^https?://", "");
+    String api = api(hostPort);
     JsonNode newest = null;
     try {
       for (JsonNode job : get(api + "/jobs/overview").path("jobs")) {
@@ -79,6 +81,22 @@ final class FlinkJob {
       return Optional.empty();
     }
     return Optional.ofNullable(newest).map(job -> new FlinkJob(api, job.path("jid").asText()));
+  }
+
+  /**
+   * What the REST API at {@code hostPort} lists, in a few words: each job's name and state, or why
+   * it did not answer. For a message that says why no running job was found.
+   */
+  static String jobsListed(String hostPort) {
+    try {
+      List<String> jobs = new ArrayList<>();
+      for (JsonNode job : get(api(hostPort) + "/jobs/overview").path("jobs")) {
+        jobs.add(job.path("name").asText() + " " + job.path("state").asText());
+      }
+      return jobs.isEmpty() ? "it lists no job" : "it lists " + String.join(", ", jobs);
+    } catch (IOException e) {
+      return "it did not answer: " + e;
+    }
   }
 
   /** Flink's id of the job. */
@@ -164,6 +182,10 @@ final class FlinkJob {
             .timeout(TIMEOUT)
             .method("PATCH", HttpRequest.BodyPublishers.noBody())
             .build());
+  }
+
+  private static String api(String hostPort) {
+    return "http://" + hostPort.replaceFirst("^https?://", "");
   }
 
   private static JsonNode get(String url) throws IOException {

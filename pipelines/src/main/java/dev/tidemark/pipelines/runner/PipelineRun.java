@@ -389,7 +389,9 @@ public final class PipelineRun {
           summaryOfAJobThatEnded()
               .orElse(
                   "tidemark: stopped by a signal; counts unknown: no running job answered on"
-                      + " Flink's REST API (it may not have started yet)"));
+                      + " Flink's REST API (it may not have started yet; "
+                      + restAddress.map(FlinkJob::jobsListed).orElse("its address is unknown")
+                      + ")"));
       return;
     }
     try {

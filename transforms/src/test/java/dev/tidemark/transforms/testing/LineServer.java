@@ -10,8 +10,12 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  * like {@code nc -lk PORT}. Closing it closes the connection and the port.
  */
 public final class LineServer implements AutoCloseable {
+
+  /** The lowest port {@link #freePort} chooses: above the well-known and most registered ones. */
+  private static final int LOWEST_NAMED_PORT = 10_000;
 
   private final ServerSocket server;
   private Socket client;
@@ -35,10 +42,43 @@ public final class LineServer implements AutoCloseable {
     server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
   }
 
-  /** A loopback port that nothing listens on right now. */
+  /**
+   * A loopback port that nothing listens on right now, for a service that binds it by number (a
+   * broker, a Flink node): below the system's ephemeral range where the system says where that
+   * starts (Linux), so that no server bound to port 0, as this class's own are, can be given it.
+   *
+   * <p>Why: clients keep coming back to a service's port. A broker stopped for an outage test is
+   * asked again and again by its clients while it is down, and a {@code LineServer} given its port
+   * in that time took a Kafka client's connection for its socket source's; the test's lines went to
+   * that client, and the source, which connected after the server closed, retried for ever.
+   */
   public static int freePort() throws IOException {
+    OptionalInt ephemeral = ephemeralRangeStart();
+    if (ephemeral.isPresent() && ephemeral.getAsInt() > LOWEST_NAMED_PORT) {
+      for (int attempt = 0; attempt < 50; attempt++) {
+        int port = ThreadLocalRandom.current().nextInt(LOWEST_NAMED_PORT, ephemeral.getAsInt());
+        try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+          return probe.getLocalPort();
+        } catch (IOException taken) {
+          // Another port.
+        }
+      }
+    }
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return probe.getLocalPort();
+    }
+  }
+
+  private static OptionalInt ephemeralRangeStart() {
+    try {
+      String[] range =
+          Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+              .get(0)
+              .trim()
+              .split("\\s+");
+      return OptionalInt.of(Integer.parseInt(range[0]));
+    } catch (IOException | RuntimeException e) {
+      return OptionalInt.empty();
     }
   }
 
