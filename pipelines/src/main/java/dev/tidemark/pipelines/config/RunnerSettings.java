@@ -5,6 +5,13 @@ import org.apache.beam.runners.flink.FlinkRunner;
 /** The runner settings every tidemark pipeline needs, whatever its options say. */
 public final class RunnerSettings {
 
+  /**
+   * Elements in a bundle on Flink: the watermark moves on at least this often while a step's input
+   * never pauses (a source's batches hold up to 512 records), and a sink still writes, or commits,
+   * many rows at once.
+   */
+  static final long MAX_BUNDLE_ELEMENTS = 100;
+
   private RunnerSettings() {}
 
   /**
@@ -12,9 +19,10 @@ public final class RunnerSettings {
    * {@code ReadSocketLines}), and otherwise lets finished sources shut down, so that a replay ends
    * the job even with checkpointing on (Flink's default then keeps them forever), and does not copy
    * elements between chained operators, while a checkpoint still copies the state it snapshots (so
-   * {@code --fasterCopy}, which saves both, is refused). On the DirectRunner, uses {@code
-   * --parallelism} as its target. Only sets options: what a run needs outside itself is prepared by
-   * the command line ({@code runner.RunPreparation}).
+   * {@code --fasterCopy}, which saves both, is refused), and bounds bundles to {@link
+   * #MAX_BUNDLE_ELEMENTS} so that the watermark moves on while input never pauses. On the
+   * DirectRunner, uses {@code --parallelism} as its target. Only sets options: what a run needs
+   * outside itself is prepared by the command line ({@code runner.RunPreparation}).
    */
   public static void apply(TidemarkOptions options, boolean sourceStartsFromImpulse) {
     options.setStreaming(true);
@@ -35,6 +43,13 @@ public final class RunnerSettings {
       // An exactly-once Kafka sink holds its records until a checkpoint completes; a replay that
       // ends hands it the last ones as it ends, rather than leaving them unwritten.
       options.setEnableStableInputDrain(true);
+      // Beam's FlinkRunner hands a step's watermark on only between bundles. A watermark that
+      // comes mid-bundle waits; a bundle that ends by count hands it on at once, but one that ends
+      // by time only schedules that, and a step whose input never pauses (the catch-up on a Kafka
+      // backlog) has begun its next bundle by then. With Beam's 1,000-element bundles no window
+      // closed before half a million records were read: every window stayed open, and each gave
+      // an EARLY pane, until the backlog was read. See BusyInputWatermarkTest.
+      options.setMaxBundleSize(MAX_BUNDLE_ELEMENTS);
     }
     if (options.getParallelism() != null && options.getParallelism() > 0) {
       options.setTargetParallelism(options.getParallelism());

@@ -67,6 +67,11 @@ import org.joda.time.Duration;
  * stateful step over the target windows would drop expired values before its code saw them. Its
  * outputs are in the global window, each pane timestamped when it was decided.
  *
+ * <p>On the FlinkRunner, run with {@code --maxBundleSize=100} or less: Beam's Flink operators hand
+ * the watermark on only between bundles, and one whose input never pauses (a source catching up on
+ * a backlog) hands it on only when a bundle ends by count, every 1,000 elements by default. Windows
+ * then close only that often, and stay open, with EARLY panes, until the backlog is read.
+ *
  * @param <K> the key, whose coder must be deterministic
  * @param <V> the value
  * @param <OutputT> what a pane carries
