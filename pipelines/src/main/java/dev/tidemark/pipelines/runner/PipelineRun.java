@@ -160,6 +160,11 @@ public final class PipelineRun {
     // Read once, before the run: the run's directory, whose configuration names the port, is
     // deleted as the JVM exits, while a stop may still be asking the REST API.
     restAddress = EmbeddedFlink.restAddress(options);
+    // The job name is how a stop and the watchers below find the job. Beam computes a default
+    // name on its first read and stores it without a lock: a watcher's first read racing the
+    // runner's could leave this run's options with another name than the one the job was given,
+    // and a stop then finds "no running job" while the job runs. Bound here, before any thread.
+    options.setJobName(options.getJobName());
     boolean onACluster = FlinkMasterCheck.isCluster(options.getFlinkMaster());
     if (options.getDetached()) {
       options.setAttachedMode(false);
