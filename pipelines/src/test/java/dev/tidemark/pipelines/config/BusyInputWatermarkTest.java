@@ -1,25 +1,20 @@
 package dev.tidemark.pipelines.config;
 
 import static org.hamcrest.MatcherAssert.assertThat;
-import static org.hamcrest.Matchers.empty;
-import static org.hamcrest.Matchers.lessThan;
-import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.hasItem;
 
 import dev.tidemark.transforms.io.BatchingUnboundedSource;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -29,7 +24,6 @@ import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -38,69 +32,69 @@ import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * On Flink, a window closes while its input never pauses, as during the catch-up on a Kafka
- * backlog. Beam's FlinkRunner passes a step's watermark on only between bundles, and a bundle that
- * ends by time hands it on too late to a step whose input never pauses: with Beam's default bundle
- * of 1,000 elements (batches of 512 records, here) the first window closed after 531,456 to
- * 1,010,176 records had been read, in three runs; with {@link RunnerSettings}' bound, after 72,192
- * in each of three.
+ * On Flink, the watermark moves on while a source never pauses, as during the catch-up on a Kafka
+ * backlog. Beam's FlinkRunner hands a step's watermark on only between bundles; a bundle that ends
+ * by time only schedules that, and a step whose input never pauses has begun its next bundle by
+ * then, so only a bundle that ends by count hands it on: with Beam's 1,000-element bundles, once
+ * every 1,000 batches of up to 512 records.
+ *
+ * <p>The source plants a record 60 s behind the others after 100,000 records (batch 196). If the
+ * watermark moved on within those batches, the record's window has closed when it reaches the step
+ * that decides panes, and it is late: Flink delivers a watermark and the records sent after it in
+ * order, so this does not depend on how the threads are scheduled. With Beam's default it was on
+ * time in each of three runs (the first late planted record was a later one).
  */
 class BusyInputWatermarkTest {
 
-  /** Records the endless source has read, per run. */
-  private static final Map<String, AtomicLong> READ = new ConcurrentHashMap<>();
+  private static final long START = 1_700_000_000_000L;
 
-  private static final int BATCH = 512;
+  /** The planted record: the 300,000th, one per millisecond of event time before it. */
+  private static final long PLANTED = 300_000;
+
+  private static final Duration PLANTED_BEHIND = Duration.standardSeconds(150);
 
   @Test
-  void aWindowClosesWhileItsInputNeverPauses() throws Exception {
+  void aRecordFarBehindTheOthersIsLateWhileTheSourceNeverPauses() throws Exception {
     TidemarkOptions options =
         PipelineOptionsFactory.fromArgs("--parallelism=1").as(TidemarkOptions.class);
     options.setRunner(FlinkRunner.class);
     options.setFlinkMaster("[local]");
     options.setAttachedMode(false);
     RunnerSettings.apply(options, false);
-    String run = UUID.randomUUID().toString();
-    READ.put(run, new AtomicLong());
-    Collected readWhenClosed = new Collected();
+    Collected late = new Collected();
 
     Pipeline pipeline = Pipeline.create(options);
     pipeline
-        .apply("Endless", Read.from(BatchingUnboundedSource.of(new EndlessEvents(run), BATCH)))
+        .apply("Endless", Read.from(BatchingUnboundedSource.of(new EndlessEvents(), 512)))
         .apply(
             "DecidePanes",
             CountPerWindow.ofBatches(EventTimeWindowing.fixed(Duration.standardSeconds(1))))
-        .get(CountPerWindow.RESULTS)
-        .apply("Final", Filter.by((WindowResult result) -> result.pane().isFinal()))
-        .apply(
-            "ReadSoFar",
-            MapElements.into(TypeDescriptors.strings())
-                .via(result -> Long.toString(READ.get(run).get())))
-        .apply("Collect", readWhenClosed.sink());
+        .get(CountPerWindow.LATE)
+        .apply("Record", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply("Collect", late.sink());
     PipelineResult result = pipeline.run();
     try {
-      readWhenClosed.awaitUntil(lines -> !lines.isEmpty(), 120_000);
-      List<String> lines = readWhenClosed.snapshot();
-      assertThat("a window closed within 2 minutes", lines, not(empty()));
+      late.awaitUntil(records -> !records.isEmpty(), 120_000);
+      List<String> records = late.snapshot();
       assertThat(
-          "records read when the first window closed",
-          Long.parseLong(lines.get(0)),
-          lessThan(200_000L));
+          "late records (the number each was read as) while the source never paused",
+          records,
+          hasItem(Long.toString(PLANTED)));
     } finally {
       Runners.cancel(result);
     }
   }
 
   /**
-   * A source that always has a next record: one key, one record per millisecond of event time, its
-   * watermark just behind the latest record.
+   * A source that has a next record at every call, up to 350,000, and takes 10 ms over each 512th,
+   * as a reader that waits for its broker would, without returning empty: one key, one record per
+   * millisecond of event time, except {@link #PLANTED}, which is {@link #PLANTED_BEHIND} behind;
+   * its watermark is just behind the newest event time. Each record's text is its number.
    */
   private static final class EndlessEvents extends UnboundedSource<Event, NoCheckpoint> {
-    private final String run;
-
-    EndlessEvents(String run) {
-      this.run = run;
-    }
+    private static final long RECORDS = 350_000;
+    private static final long PAUSE_EVERY = 512;
+    private static final long PAUSE_NANOS = 10_000_000;
 
     @Override
     public List<EndlessEvents> split(int desiredNumSplits, PipelineOptions options) {
@@ -124,9 +118,9 @@ class BusyInputWatermarkTest {
     }
 
     private final class Reader extends UnboundedReader<Event> {
-      private static final long START = 1_700_000_000_000L;
       private final EventKey key = EventKey.of("k");
       private long next;
+      private long newest = START - 1;
       private @Nullable Event current;
 
       @Override
@@ -136,9 +130,18 @@ class BusyInputWatermarkTest {
 
       @Override
       public boolean advance() {
-        Instant eventTime = new Instant(START + next++);
-        current = new Event(key, eventTime, 1, "");
-        READ.get(run).incrementAndGet();
+        if (next == RECORDS) {
+          current = null;
+          return false;
+        }
+        long number = next++;
+        if (number % PAUSE_EVERY == 0) {
+          LockSupport.parkNanos(PAUSE_NANOS);
+        }
+        long eventTime =
+            number == PLANTED ? START + number - PLANTED_BEHIND.getMillis() : START + number;
+        newest = Math.max(newest, eventTime);
+        current = new Event(key, new Instant(eventTime), 1, Long.toString(number));
         return true;
       }
 
@@ -157,9 +160,7 @@ class BusyInputWatermarkTest {
 
       @Override
       public Instant getWatermark() {
-        return current == null
-            ? new Instant(START - 1)
-            : current.eventTime().minus(Duration.millis(1));
+        return new Instant(newest - 1);
       }
 
       @Override
