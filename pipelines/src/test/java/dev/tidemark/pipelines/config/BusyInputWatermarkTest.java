@@ -34,15 +34,17 @@ import org.junit.jupiter.api.Test;
 /**
  * On Flink, the watermark moves on while a source never pauses, as during the catch-up on a Kafka
  * backlog. Beam's FlinkRunner hands a step's watermark on only between bundles; a bundle that ends
- * by time only schedules that, and a step whose input never pauses has begun its next bundle by
- * then, so only a bundle that ends by count hands it on: with Beam's 1,000-element bundles, once
- * every 1,000 batches of up to 512 records.
+ * by time only schedules that, and a step whose input never pauses has usually begun its next
+ * bundle by then, so it is a bundle that ends by count that hands it on: with Beam's 1,000-element
+ * bundles, once every 1,000 batches of up to 512 records.
  *
- * <p>The source plants a record 60 s behind the others after 100,000 records (batch 196). If the
- * watermark moved on within those batches, the record's window has closed when it reaches the step
- * that decides panes, and it is late: Flink delivers a watermark and the records sent after it in
- * order, so this does not depend on how the threads are scheduled. With Beam's default it was on
- * time in each of three runs (the first late planted record was a later one).
+ * <p>The source reads a batch of 512 records every 10 ms or so without ever returning empty, and
+ * plants one record 150 s of event time behind the others as its 300,000th, in batch 586. With
+ * bundles of {@link RunnerSettings#MAX_BUNDLE_ELEMENTS} batches, the watermark that reaches the
+ * step that decides panes is at most that many batches, plus the source's own 200 ms between
+ * watermarks, behind the records: the planted record's window has closed when it comes, and it is
+ * late (Flink delivers a watermark and the records sent after it in order). With Beam's 1,000 it
+ * was on time in two runs of three, and no record was late.
  */
 class BusyInputWatermarkTest {
 
