@@ -116,8 +116,7 @@ public final class AggregatePerWindow<K, V, OutputT>
     return new PTransform<PCollection<SourceBatch<KV<K, V>>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<KV<K, V>>> batches) {
-        if (!(batches.getCoder() instanceof SourceBatch.SourceBatchCoder<KV<K, V>> batchCoder)
-            || !(batchCoder.recordCoder() instanceof KvCoder<K, V> kvCoder)) {
+        if (!(recordCoderOf(batches, "ofBatches") instanceof KvCoder<K, V> kvCoder)) {
           throw new IllegalArgumentException(
               "AggregatePerWindow.ofBatches needs batches of KVs with a KvCoder; "
                   + batches
@@ -138,21 +137,28 @@ public final class AggregatePerWindow<K, V, OutputT>
     return new PTransform<PCollection<SourceBatch<V>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<V>> batches) {
-        if (!(batches.getCoder() instanceof SourceBatch.SourceBatchCoder<V> batchCoder)) {
-          throw new IllegalArgumentException(
-              "AggregatePerWindow.ofBatchesKeyedBy needs a SourceBatchCoder; "
-                  + batches
-                  + " has "
-                  + batches.getCoder());
-        }
         return decideBatches(
             batches,
-            KvCoder.of(keyCoder, batchCoder.recordCoder()),
+            KvCoder.of(keyCoder, recordCoderOf(batches, "ofBatchesKeyedBy")),
             keyOf,
             value -> value,
             aggregate);
       }
     };
+  }
+
+  /** The coder of one record of {@code batches}, which must have a {@link SourceBatch} coder. */
+  private static <T> Coder<T> recordCoderOf(PCollection<SourceBatch<T>> batches, String method) {
+    if (!(batches.getCoder() instanceof SourceBatch.SourceBatchCoder<T> batchCoder)) {
+      throw new IllegalArgumentException(
+          "AggregatePerWindow."
+              + method
+              + " needs a SourceBatchCoder; "
+              + batches
+              + " has "
+              + batches.getCoder());
+    }
+    return batchCoder.recordCoder();
   }
 
   @Override

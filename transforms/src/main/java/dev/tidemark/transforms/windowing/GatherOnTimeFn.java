@@ -28,9 +28,10 @@ import org.joda.time.Instant;
  * Each record's key and value come from it through two functions, so a batch of plain values (an
  * {@code Event} and its key) needs no step before this one to turn each into a {@code KV}.
  *
- * <p>Per record it allocates only what the aggregate does: a record in the window of the record
- * before it reuses that window (fixed windows: a timestamp inside a window's bounds belongs to that
- * window), and the partials are found by a key of the structural key and the window's start millis.
+ * <p>Per record it allocates the aggregate's work and one map key, of the structural key and the
+ * window's start millis, by which the record's partial is found; a record in the window of the
+ * record before it reuses that window (fixed windows: a timestamp inside a window's bounds belongs
+ * to that window).
  */
 final class GatherOnTimeFn<InputT, K, V, AccumT>
     extends DoFn<SourceBatch<InputT>, KV<K, Contribution<V, AccumT>>> {
@@ -73,10 +74,13 @@ final class GatherOnTimeFn<InputT, K, V, AccumT>
         out.outputWithTimestamp(KV.of(key, Contribution.of(value)), record.getTimestamp());
         continue;
       }
-      Partial<K, AccumT> partial =
-          partials.computeIfAbsent(
-              new KeyInWindow(keyCoder.structuralValue(key), window.start().getMillis()),
-              ignored -> new Partial<>(key, aggregate.createAccumulator(), record.getTimestamp()));
+      KeyInWindow keyInWindow =
+          new KeyInWindow(keyCoder.structuralValue(key), window.start().getMillis());
+      Partial<K, AccumT> partial = partials.get(keyInWindow);
+      if (partial == null) {
+        partial = new Partial<>(key, aggregate.createAccumulator(), record.getTimestamp());
+        partials.put(keyInWindow, partial);
+      }
       partial.accumulated = aggregate.addInput(partial.accumulated, value);
       partial.records++;
       if (record.getTimestamp().isBefore(partial.earliest)) {
