@@ -6,7 +6,9 @@ import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.TidemarkOptions;
+import dev.tidemark.pipelines.runner.EmbeddedCluster;
 import dev.tidemark.pipelines.runner.EmbeddedFlink;
+import dev.tidemark.pipelines.runner.KafkaTopicsCheck;
 import dev.tidemark.pipelines.runner.PipelineRun;
 import dev.tidemark.pipelines.runner.RunPreparation;
 import java.io.PrintStream;
@@ -183,19 +185,25 @@ public final class Tidemark {
     }
 
     /**
-     * A pipeline: built, then what it needs outside itself is checked and prepared ({@link
-     * RunPreparation}) and its report written if asked, then run to its end and summed up on stderr
-     * ({@link PipelineRun}).
+     * A pipeline: its runner checked and prepared ({@link RunPreparation}), an embedded run's
+     * cluster started ({@link EmbeddedCluster}), built while its Kafka topics are checked, its
+     * report written if asked, then run to its end and summed up on stderr ({@link PipelineRun}).
      */
     static <T extends PipelineOptions> Command<T> pipeline(
         Class<T> options, Function<T, Pipeline> build, Consumer<T> report) {
       return new Command<>(
           options,
           (parsed, args, out, err) -> {
-            Pipeline pipeline = build.apply(parsed);
-            RunPreparation.prepare(parsed.as(TidemarkOptions.class), Arrays.asList(args));
-            report.accept(parsed);
-            return PipelineRun.run(pipeline, err);
+            TidemarkOptions runOptions = parsed.as(TidemarkOptions.class);
+            RunPreparation.prepareRunner(runOptions);
+            try (EmbeddedCluster cluster = EmbeddedCluster.startFor(runOptions)) {
+              KafkaTopicsCheck topics =
+                  RunPreparation.startKafkaTopicsCheck(runOptions, Arrays.asList(args));
+              Pipeline pipeline = build.apply(parsed);
+              topics.await();
+              report.accept(parsed);
+              return PipelineRun.run(pipeline, cluster, err);
+            }
           },
           true,
           Map.of());

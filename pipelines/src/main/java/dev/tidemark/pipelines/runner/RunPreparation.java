@@ -11,11 +11,12 @@ import java.util.Map;
 import org.apache.beam.runners.flink.FlinkRunner;
 
 /**
- * What a run needs outside its pipeline, checked or made by the command line once the pipeline is
- * built and before it runs: a Kafka broker and topic at every {@code kafka://} address, a running
- * JobManager at {@code --flinkMaster} and no sink on a cluster's stdout, and for an embedded run
- * its loopback-only configuration and run directory ({@link EmbeddedFlink}). Building a pipeline
- * does none of this, so a test builds one without a network or a disk.
+ * What a run needs outside its pipeline, checked or made by the command line before it runs: a
+ * running JobManager at {@code --flinkMaster} and no sink on a cluster's stdout, and for an
+ * embedded run its loopback-only configuration and run directory ({@link EmbeddedFlink}), before
+ * the pipeline is built (so that an embedded cluster starts while it is built: {@link
+ * EmbeddedCluster}); a Kafka broker and topic at every {@code kafka://} address. Building a
+ * pipeline does none of this, so a test builds one without a network or a disk.
  */
 public final class RunPreparation {
 
@@ -24,14 +25,13 @@ public final class RunPreparation {
   private RunPreparation() {}
 
   /**
-   * Checks every address the command line names and prepares the runner.
+   * Checks the runner's options and prepares the runner: on Flink, a cluster at {@code
+   * --flinkMaster} that answers, or an embedded run's configuration.
    *
-   * @param args the command line's options, {@code --name=value}
    * @throws dev.tidemark.pipelines.config.ConfigurationException with one line naming the option
    *     and what to check
    */
-  public static void prepare(TidemarkOptions options, List<String> args) {
-    requireKafkaTopics(options, args);
+  public static void prepareRunner(TidemarkOptions options) {
     if (options.getRunner() == FlinkRunner.class) {
       String master = options.getFlinkMaster();
       if (FlinkMasterCheck.isCluster(master)) {
@@ -67,6 +67,15 @@ public final class RunPreparation {
             option, KafkaAddress.parse(option, arg.substring(equals + 1)), kafka);
       }
     }
+  }
+
+  /**
+   * {@link #requireKafkaTopics} on a thread of its own, while the caller builds the pipeline: the
+   * check loads Kafka's client and asks each broker, about a second on a 2-core machine, and the
+   * build does not need it. {@link KafkaTopicsCheck#await} gives its answer.
+   */
+  public static KafkaTopicsCheck startKafkaTopicsCheck(TidemarkOptions options, List<String> args) {
+    return KafkaTopicsCheck.start(() -> requireKafkaTopics(options, args));
   }
 
   /**
