@@ -16,7 +16,7 @@ public final class RunnerSettings {
    * How long a bundle on Flink lasts at the most, in milliseconds: what a step holds back, its
    * output and the watermark it hands on, once its input pauses.
    */
-  static final long MAX_BUNDLE_MILLIS = 50;
+  static final long MAX_BUNDLE_MILLIS = 100;
 
   private RunnerSettings() {}
 
@@ -60,8 +60,8 @@ public final class RunnerSettings {
       // Once input pauses, a bundle ends by time, and each step holds its last rows and the
       // watermark until then: with Beam's 1 s, a window's final row came out up to a second per
       // step after the watermark passed it (1.5 s later in a run of metrics on a 20,000-record
-      // topic). A bundle's end costs little: it writes a sink's rows and copies the step's
-      // counters.
+      // topic). Each step checks its bundle's age on Flink's timer thread at this interval: at
+      // 50 ms that thread used 0.8 s of CPU in a 2M-record run, against 0.2 s at 1 s.
       options.setMaxBundleTimeMills(MAX_BUNDLE_MILLIS);
     }
     if (options.getParallelism() != null && options.getParallelism() > 0) {
