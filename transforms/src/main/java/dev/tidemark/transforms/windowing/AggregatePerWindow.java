@@ -70,7 +70,9 @@ import org.joda.time.Duration;
  * <p>On the FlinkRunner, run with {@code --maxBundleSize=100} or less: Beam's Flink operators hand
  * the watermark on only between bundles, and one whose input never pauses (a source catching up on
  * a backlog) hands it on only when a bundle ends by count, every 1,000 elements by default. Windows
- * then close only that often, and stay open, with EARLY panes, until the backlog is read.
+ * then close only that often, and stay open, with EARLY panes, until the backlog is read. Set
+ * {@code --maxBundleTimeMills=100} too: once a step's input pauses, it holds its last panes and the
+ * watermark until its bundle ends by time, a second by default.
  *
  * @param <K> the key, whose coder must be deterministic
  * @param <V> the value
