@@ -80,8 +80,9 @@ public final class EmbeddedCluster implements PipelineExecutor, AutoCloseable {
 
   /**
    * The run's Flink configuration, as Beam's FlinkRunner gives an embedded run: the file of {@code
-   * confDir} (or Flink's default), with managed memory a fraction of the free heap and Flink's
-   * check for leaked class loaders off, unless the file says otherwise.
+   * confDir} (or Flink's default), with managed memory a fraction of the free heap (Beam measures
+   * it after a full garbage collection; here it is read as it is) and Flink's check for leaked
+   * class loaders off, unless the file says otherwise.
    */
   private static Configuration configurationOf(String confDir) {
     Configuration configuration =
@@ -148,19 +149,26 @@ public final class EmbeddedCluster implements PipelineExecutor, AutoCloseable {
     if (this == NONE) {
       throw new IllegalStateException("not an embedded run: no cluster was started for it");
     }
-    submitted = true;
     JobGraph job =
         PipelineExecutorUtils.getJobGraph(pipeline, jobConfiguration, userCodeClassLoader);
     MiniCluster cluster = startedCluster();
+    submitted = true;
     return cluster
         .submitJob(job)
-        .thenApply(
+        .<JobClient>thenApply(
             submission ->
                 new MiniClusterJobClient(
                     submission.getJobID(),
                     cluster,
                     userCodeClassLoader,
-                    JobFinalizationBehavior.SHUTDOWN_CLUSTER));
+                    JobFinalizationBehavior.SHUTDOWN_CLUSTER))
+        .whenComplete(
+            (client, failure) -> {
+              if (failure != null) {
+                // No job client, so nothing else shuts the cluster down.
+                cluster.closeAsync();
+              }
+            });
   }
 
   /** The cluster, once started; throws what its start threw. */

@@ -12,11 +12,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The Flink environment that runs Beam's translated job on an {@link EmbeddedCluster}.
  *
  * <p>Beam's FlinkRunner takes the environment Flink gives it for {@code --flinkMaster=[auto]}: the
- * context environment of the thread that runs the pipeline, if one is set, as Flink's own test
- * environment and command-line client set theirs. {@link #runOn} sets this one on the calling
- * thread only, so that other runs in the same JVM (tests run many) are not affected, and {@link
- * #clear} removes it. Its parallelism is Flink's default for an embedded run, the number of cores,
- * which {@code --parallelism} overrides, as for Beam's own embedded environment.
+ * context environment, if one is set, as Flink's own test environment and command-line client set
+ * theirs. {@link #runOn} sets this one for the calling thread and, as Flink's API does with it, as
+ * the JVM's default until {@link #clear}. A thread's own context comes first, and tidemark asks for
+ * {@code [auto]} only on a thread that has just set its own, so runs on other threads of the same
+ * JVM (tests run many) never meet another run's cluster. Its parallelism is Flink's default for an
+ * embedded run, the number of cores, which {@code --parallelism} overrides, as for Beam's own
+ * embedded environment.
  */
 final class EmbeddedClusterEnvironment extends StreamExecutionEnvironment {
 
