@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.runner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.flink.api.dag.Pipeline;
 import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
 import org.apache.flink.configuration.Configuration;
@@ -57,11 +58,11 @@ public final class EmbeddedCluster implements PipelineExecutor, AutoCloseable {
 
   /**
    * Starts the cluster of an embedded run on a thread of its own, and returns at once; for any
-   * other run returns {@link #NONE}. Call after {@link EmbeddedFlink#configure}, which writes the
-   * run's configuration.
+   * other run (on a cluster, or on the DirectRunner) returns {@link #NONE}. Call after {@link
+   * EmbeddedFlink#configure}, which writes the run's configuration.
    */
   public static EmbeddedCluster startFor(FlinkPipelineOptions options) {
-    if (!"[local]".equals(options.getFlinkMaster())) {
+    if (options.getRunner() != FlinkRunner.class || !"[local]".equals(options.getFlinkMaster())) {
       return NONE;
     }
     Configuration configuration = configurationOf(options.getFlinkConfDir());

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -80,9 +81,17 @@ class EmbeddedClusterIT {
   }
 
   @Test
-  void anythingButAnEmbeddedRunStartsNothing() {
+  void aRunOnAClusterStartsNothing() {
     TidemarkOptions options = options(2);
     options.setFlinkMaster("localhost:8081");
+    assertThat(EmbeddedCluster.startFor(options) == EmbeddedCluster.NONE, equalTo(true));
+  }
+
+  @Test
+  void aRunOnTheDirectRunnerStartsNothing() {
+    TidemarkOptions options = options(2);
+    options.setRunner(DirectRunner.class);
+    assertThat(options.getFlinkMaster(), equalTo("[local]"));
     assertThat(EmbeddedCluster.startFor(options) == EmbeddedCluster.NONE, equalTo(true));
   }
 
