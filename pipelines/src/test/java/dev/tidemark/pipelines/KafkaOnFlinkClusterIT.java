@@ -213,6 +213,8 @@ class KafkaOnFlinkClusterIT {
               ? ""
               : missing(expected.keySet(), rows.keySet())
                   + "\n"
+                  + lateRecords(directory.resolve(topic + "-late.json"))
+                  + "\n"
                   + cluster.diagnosis()
                   + "\n"
                   + Files.readString(log),
@@ -427,6 +429,31 @@ class KafkaOnFlinkClusterIT {
         + expected.size()
         + " windows have no row, e.g. "
         + missing.subList(0, Math.min(5, missing.size()));
+  }
+
+  /**
+   * How many records the job wrote as late, and the first and last window they were late for:
+   * windows with no row whose records all came late point at the watermark, not at the sink.
+   */
+  private static String lateRecords(Path lateFile) throws Exception {
+    if (!Files.exists(lateFile)) {
+      return "no late records";
+    }
+    List<JsonNode> late = new ArrayList<>();
+    for (String line : Files.readAllLines(lateFile)) {
+      late.add(JSON.readTree(line));
+    }
+    TreeSet<Long> windowStarts = new TreeSet<>();
+    late.forEach(record -> windowStarts.add(record.path("windowStart").asLong()));
+    return late.isEmpty()
+        ? "no late records"
+        : late.size()
+            + " late records, for windows starting "
+            + windowStarts.first()
+            + " to "
+            + windowStarts.last()
+            + ", e.g. "
+            + late.get(0);
   }
 
   private static void assertRestoredFromACheckpoint(FlinkCluster cluster) throws Exception {
