@@ -6,7 +6,6 @@ import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.TidemarkOptions;
-import dev.tidemark.pipelines.runner.EmbeddedCluster;
 import dev.tidemark.pipelines.runner.EmbeddedFlink;
 import dev.tidemark.pipelines.runner.KafkaTopicsCheck;
 import dev.tidemark.pipelines.runner.PipelineRun;
@@ -185,9 +184,9 @@ public final class Tidemark {
     }
 
     /**
-     * A pipeline: its runner checked and prepared ({@link RunPreparation}), an embedded run's
-     * cluster started ({@link EmbeddedCluster}), built while its Kafka topics are checked, its
-     * report written if asked, then run to its end and summed up on stderr ({@link PipelineRun}).
+     * A pipeline: built while its Kafka topics are checked, then what else it needs outside itself
+     * checked and prepared ({@link RunPreparation}) and its report written if asked, then run to
+     * its end and summed up on stderr ({@link PipelineRun}).
      */
     static <T extends PipelineOptions> Command<T> pipeline(
         Class<T> options, Function<T, Pipeline> build, Consumer<T> report) {
@@ -195,15 +194,13 @@ public final class Tidemark {
           options,
           (parsed, args, out, err) -> {
             TidemarkOptions runOptions = parsed.as(TidemarkOptions.class);
+            KafkaTopicsCheck topics =
+                RunPreparation.startKafkaTopicsCheck(runOptions, Arrays.asList(args));
+            Pipeline pipeline = build.apply(parsed);
+            topics.await();
             RunPreparation.prepareRunner(runOptions);
-            try (EmbeddedCluster cluster = EmbeddedCluster.startFor(runOptions)) {
-              KafkaTopicsCheck topics =
-                  RunPreparation.startKafkaTopicsCheck(runOptions, Arrays.asList(args));
-              Pipeline pipeline = build.apply(parsed);
-              topics.await();
-              report.accept(parsed);
-              return PipelineRun.run(pipeline, cluster, err);
-            }
+            report.accept(parsed);
+            return PipelineRun.run(pipeline, err);
           },
           true,
           Map.of());

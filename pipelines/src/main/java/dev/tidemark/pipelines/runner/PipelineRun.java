@@ -84,7 +84,6 @@ public final class PipelineRun {
       " (cancelled from Flink's REST API or Web UI: counts up to the cancel)";
 
   private final TidemarkOptions options;
-  private final EmbeddedCluster cluster;
   private final PrintStream err;
   private final AtomicBoolean summarized = new AtomicBoolean();
   private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
@@ -101,19 +100,15 @@ public final class PipelineRun {
   /** Where the job's Flink REST API answers, if that is known; set before a Flink run starts. */
   private volatile Optional<String> restAddress = Optional.empty();
 
-  PipelineRun(TidemarkOptions options, EmbeddedCluster cluster, PrintStream err) {
+  PipelineRun(TidemarkOptions options, PrintStream err) {
     this.options = options;
-    this.cluster = cluster;
     this.err = err;
   }
 
-  /**
-   * Runs {@code pipeline} to its end, on {@code cluster} if it is an embedded run ({@link
-   * EmbeddedCluster#startFor}); returns the exit code.
-   */
-  public static int run(Pipeline pipeline, EmbeddedCluster cluster, PrintStream err) {
+  /** Runs {@code pipeline} to its end; returns the exit code. */
+  public static int run(Pipeline pipeline, PrintStream err) {
     TidemarkOptions options = pipeline.getOptions().as(TidemarkOptions.class);
-    PipelineRun run = new PipelineRun(options, cluster, err);
+    PipelineRun run = new PipelineRun(options, err);
     return options.getRunner() == DirectRunner.class
         ? run.onTheDirectRunner(pipeline)
         : run.onFlink(pipeline);
@@ -190,7 +185,7 @@ public final class PipelineRun {
       watchers.add(daemon(this::announceAndFollow, "tidemark-job"));
     }
     try {
-      PipelineResult result = submitted(pipeline);
+      PipelineResult result = pipeline.run();
       PipelineResult.State state = result.waitUntilFinish();
       String summary = RunSummary.of(result);
       endedBySelf.complete(summary);
@@ -217,25 +212,6 @@ public final class PipelineRun {
       watchers.forEach(Thread::interrupt);
       signals.close();
       removeQuietly(stop);
-    }
-  }
-
-  /**
-   * Submits the job: to the embedded cluster started for it, if there is one, which Beam reaches as
-   * the environment Flink gives {@code [auto]} on this thread ({@link EmbeddedClusterEnvironment}).
-   */
-  private PipelineResult submitted(Pipeline pipeline) {
-    if (cluster == EmbeddedCluster.NONE) {
-      return pipeline.run();
-    }
-    String master = options.getFlinkMaster();
-    options.setFlinkMaster("[auto]");
-    EmbeddedClusterEnvironment.runOn(cluster);
-    try {
-      return pipeline.run();
-    } finally {
-      EmbeddedClusterEnvironment.clear();
-      options.setFlinkMaster(master);
     }
   }
 

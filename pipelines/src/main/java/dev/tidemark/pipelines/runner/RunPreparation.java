@@ -12,11 +12,10 @@ import org.apache.beam.runners.flink.FlinkRunner;
 
 /**
  * What a run needs outside its pipeline, checked or made by the command line before it runs: a
+ * Kafka broker and topic at every {@code kafka://} address (checked while the pipeline is built), a
  * running JobManager at {@code --flinkMaster} and no sink on a cluster's stdout, and for an
- * embedded run its loopback-only configuration and run directory ({@link EmbeddedFlink}), before
- * the pipeline is built (so that an embedded cluster starts while it is built: {@link
- * EmbeddedCluster}); a Kafka broker and topic at every {@code kafka://} address. Building a
- * pipeline does none of this, so a test builds one without a network or a disk.
+ * embedded run its loopback-only configuration and run directory ({@link EmbeddedFlink}). Building
+ * a pipeline does none of this, so a test builds one without a network or a disk.
  */
 public final class RunPreparation {
 

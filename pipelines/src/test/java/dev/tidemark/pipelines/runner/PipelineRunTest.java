@@ -33,7 +33,6 @@ class PipelineRunTest {
   private final PipelineRun run =
       new PipelineRun(
           PipelineOptionsFactory.as(TidemarkOptions.class),
-          EmbeddedCluster.NONE,
           new PrintStream(err, true, StandardCharsets.UTF_8));
 
   @Test
