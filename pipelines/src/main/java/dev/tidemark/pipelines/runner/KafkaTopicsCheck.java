@@ -17,21 +17,9 @@ public final class KafkaTopicsCheck {
   }
 
   static KafkaTopicsCheck start(Runnable check) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    Thread thread =
-        new Thread(
-            () -> {
-              try {
-                check.run();
-                done.complete(null);
-              } catch (Throwable e) {
-                done.completeExceptionally(e);
-              }
-            },
-            "tidemark-kafka-topics-check");
-    thread.setDaemon(true);
-    thread.start();
-    return new KafkaTopicsCheck(done);
+    return new KafkaTopicsCheck(
+        CompletableFuture.runAsync(
+            check, task -> PipelineRun.daemon(task, "tidemark-kafka-topics-check")));
   }
 
   /**

@@ -300,7 +300,8 @@ public final class PipelineRun {
         + job.webUi();
   }
 
-  private static Thread daemon(Runnable task, String name) {
+  /** Starts {@code task} on a daemon thread named {@code name}: one that never keeps the JVM up. */
+  static Thread daemon(Runnable task, String name) {
     Thread thread = new Thread(task, name);
     thread.setDaemon(true);
     thread.start();
