@@ -79,7 +79,6 @@ final class JsonLines {
     json.writeBooleanField("final", pane.isFinal());
   }
 
-  /** A late record: {@code "type":"late"}, where it belonged and the watermark it met. */
   /** A result's record key: its key and window, the same for every pane of the window. */
   static String windowKey(WindowResult result) {
     return object(
@@ -89,6 +88,7 @@ final class JsonLines {
         });
   }
 
+  /** A late record: {@code "type":"late"}, where it belonged and the watermark it met. */
   static String late(LateRecord late) {
     return object(
         json -> {

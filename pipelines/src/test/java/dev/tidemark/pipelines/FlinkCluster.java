@@ -286,6 +286,9 @@ final class FlinkCluster implements AutoCloseable {
   private Process launch(String mainClass, String log, int prometheusPort, String... more)
       throws IOException {
     List<String> args = new ArrayList<>(FlinkNodes.JVM_OPTIONS);
+    // What tidemark's steps say as they run (a partition gone idle, a sink's restore), for the
+    // messages of failing tests.
+    args.add("-Dorg.slf4j.simpleLogger.log.dev.tidemark=info");
     args.addAll(List.of(mainClass, "--configDir", jvms.directory().toString()));
     args.add("-Dmetrics.reporter.prom.port=" + prometheusPort);
     args.addAll(List.of(more));
@@ -366,6 +369,23 @@ final class FlinkCluster implements AutoCloseable {
       Thread.sleep(500);
     }
     throw new IllegalStateException("the cluster did not become idle in time:\n" + logs());
+  }
+
+  /**
+   * The lines of every TaskManager's log, the killed ones' too, that contain one of {@code texts},
+   * each after its log's name: what the job's steps said about a restore, for a test's message.
+   */
+  String taskManagerLines(String... texts) throws IOException {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 1; i <= taskManagerProcesses.size(); i++) {
+      String log = TASK_MANAGER + i;
+      for (String text : texts) {
+        for (String line : jvms.linesContaining(log, text)) {
+          lines.append("\n  ").append(log).append(": ").append(line);
+        }
+      }
+    }
+    return lines.toString();
   }
 
   private String logs() throws IOException {

@@ -216,6 +216,9 @@ class KafkaOnFlinkClusterIT {
                   + lateRecords(directory.resolve(topic + "-late.json"))
                   + "\n"
                   + cluster.diagnosis()
+                  + "\nwhat the reader and the exactly-once sink logged:"
+                  + cluster.taskManagerLines(
+                      "already", "skipped", "enced", " is IDLE", " is ACTIVE")
                   + "\n"
                   + Files.readString(log),
           rows.keySet(),
@@ -239,15 +242,6 @@ class KafkaOnFlinkClusterIT {
     assertThat(counts, equalTo(expected));
   }
 
-  /**
-   * An upgrade as the README tells it: (1) the job reads the first 600 of 1,000 records and writes
-   * the windows their watermark closes, one row each ({@code --emit=final}); (2) it is stopped with
-   * a savepoint while later windows are open, and the client ends with exit 0; (3) the rest of the
-   * records come, with a record an hour later that closes every window; (4) the same jar and
-   * options with {@code --savepointPath} restore it. Every window then has exactly one row, with
-   * the count of all its records, those read before the stop and those after: none lost, none
-   * doubled.
-   */
   /** Whether the nodes' Prometheus reporters serve both gauges of both partitions, within 60 s. */
   private static boolean awaitPartitionGauges(FlinkCluster cluster, String topic)
       throws InterruptedException {
@@ -275,6 +269,15 @@ class KafkaOnFlinkClusterIT {
     }
   }
 
+  /**
+   * An upgrade as the README tells it: (1) the job reads the first 600 of 1,000 records and writes
+   * the windows their watermark closes, one row each ({@code --emit=final}); (2) it is stopped with
+   * a savepoint while later windows are open, and the client ends with exit 0; (3) the rest of the
+   * records come, with a record an hour later that closes every window; (4) the same jar and
+   * options with {@code --savepointPath} restore it. Every window then has exactly one row, with
+   * the count of all its records, those read before the stop and those after: none lost, none
+   * doubled.
+   */
   @Test
   void anUpgradeThroughASavepointLosesNoWindowAndDoublesNone(
       KafkaBroker broker, FlinkCluster cluster) throws Exception {

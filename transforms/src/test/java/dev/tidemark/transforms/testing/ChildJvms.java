@@ -101,6 +101,17 @@ public final class ChildJvms implements AutoCloseable {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
   }
 
+  /** The lines of {@code <log>.log} that contain {@code text}, for an error message. */
+  public List<String> linesContaining(String log, String text) throws IOException {
+    Path file = logFile(log);
+    if (!Files.exists(file)) {
+      return List.of();
+    }
+    return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+        .filter(line -> line.contains(text))
+        .toList();
+  }
+
   @Override
   public void close() throws IOException {
     processes.forEach(Process::destroy);

@@ -222,12 +222,12 @@ class KafkaTopicSourceIT {
     assertThat(refused.getMessage(), containsString("withTopicPattern"));
   }
 
-  /** A topic read from its earliest offsets, each record stamped with the number it holds. */
   /** {@link #read} as consumer group {@code group}. */
   private static KafkaIO.Read<String, String> read(String topic, String group) {
     return read(topic).withConsumerConfigUpdates(Map.of(ConsumerConfig.GROUP_ID_CONFIG, group));
   }
 
+  /** A topic read from its earliest offsets, each record stamped with the number it holds. */
   private static KafkaIO.Read<String, String> read(String topic) {
     return KafkaIO.<String, String>read()
         .withBootstrapServers(broker.bootstrapServers())
