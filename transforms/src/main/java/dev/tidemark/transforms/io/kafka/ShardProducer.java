@@ -15,20 +15,22 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One shard of {@link WriteKafkaInTransactions}: a transactional producer with a transactional id
- * of its own, and how far the shard's numbered records are already in Kafka.
+ * of its own, and which of the shard's numbered records are already in Kafka.
  *
  * <p>Each transaction also commits a marker, in the same transaction as its records: the offset of
- * partition 0 of the topic for a consumer group named after the transactional id, set to the number
- * after the transaction's last record, with the run id as its metadata. Kafka makes the marker
- * visible exactly when the records are, so on opening, after {@code initTransactions} has fenced
- * any earlier producer of the shard and aborted its open transaction, the marker says which records
- * an earlier attempt committed. A marker with another run id is from another run of the job (one
- * that did not restore this one's state), and is not ours to skip by.
+ * partition 0 of the topic for a consumer group named after the transactional id, saying which
+ * numbers are in Kafka with the run id ({@link CommittedNumbers}: every number below the offset,
+ * and ranges above it in the metadata, since records may come out of number order). Kafka makes the
+ * marker visible exactly when the records are, so on opening, after {@code initTransactions} has
+ * fenced any earlier producer of the shard and aborted its open transaction, the marker says which
+ * records an earlier attempt committed. A marker with another run id is from another run of the job
+ * (one that did not restore this one's state), and is not ours to skip by.
  *
  * <p>Not thread-safe: one {@code DoFn} instance uses it.
  */
@@ -42,13 +44,14 @@ final class ShardProducer<K, V> implements AutoCloseable {
   private final String topic;
   private final TopicPartition marker;
   private final ConsumerGroupMetadata markerGroup;
-  private final String runId;
 
-  /** The number of the first record not yet committed to Kafka. */
-  private long committedUpTo;
+  /**
+   * The numbers in Kafka, and those sent in the open transaction: after a failed send or commit the
+   * producer is closed, and the next one reads the marker again.
+   */
+  private CommittedNumbers written;
 
-  /** The number after the open transaction's last record, or -1 when none is open. */
-  private long openUpTo = -1;
+  private boolean transactionOpen;
 
   private ShardProducer(
       Producer<K, V> producer, String transactionalId, String topic, String runId) {
@@ -56,13 +59,13 @@ final class ShardProducer<K, V> implements AutoCloseable {
     this.topic = topic;
     this.marker = new TopicPartition(topic, 0);
     this.markerGroup = new ConsumerGroupMetadata(transactionalId);
-    this.runId = runId;
+    this.written = CommittedNumbers.none(runId);
   }
 
   /**
    * Opens the shard's producer: {@code clientConfig} (servers, security) with the serializers in
    * {@code producerConfig}, as {@code transactionalId}, fencing an earlier producer of that id, and
-   * reads how far {@code runId}'s records are committed.
+   * reads which of {@code runId}'s records are committed.
    */
   static <K, V> ShardProducer<K, V> open(
       Map<String, Object> clientConfig,
@@ -78,13 +81,13 @@ final class ShardProducer<K, V> implements AutoCloseable {
         new ShardProducer<>(new KafkaProducer<>(config), transactionalId, topic, runId);
     try {
       shard.producer.initTransactions();
-      shard.committedUpTo = shard.readMarker(clientConfig);
-      if (shard.committedUpTo > 0) {
+      shard.written = CommittedNumbers.of(runId, shard.readMarker(clientConfig));
+      if (!shard.written.isEmpty()) {
         LOG.info(
-            "{}: records 0 to {} of run {} are in {} already",
+            "{}: records of run {} numbered {} are in {} already",
             transactionalId,
-            shard.committedUpTo - 1,
             runId,
+            shard.written,
             topic);
       }
       return shard;
@@ -94,31 +97,33 @@ final class ShardProducer<K, V> implements AutoCloseable {
     }
   }
 
-  /** Whether the record numbered {@code sequence} was committed by an earlier attempt. */
+  /**
+   * Whether the record numbered {@code sequence} is not to be sent: an earlier attempt committed
+   * it, or this one has sent it already.
+   */
   boolean committed(long sequence) {
-    return sequence < committedUpTo;
+    return written.contains(sequence);
   }
 
   /** Sends the record numbered {@code sequence} in the open transaction, opening one if none is. */
   void send(long sequence, K key, V value) {
-    if (openUpTo < 0) {
+    if (!transactionOpen) {
       producer.beginTransaction();
+      transactionOpen = true;
     }
     // A send that fails is reported by commitTransaction, which then refuses to commit.
     producer.send(new ProducerRecord<>(topic, key, value));
-    openUpTo = sequence + 1;
+    written.add(sequence);
   }
 
   /** Commits the open transaction with its marker; nothing when none is open. */
   void commit() {
-    if (openUpTo < 0) {
+    if (!transactionOpen) {
       return;
     }
-    producer.sendOffsetsToTransaction(
-        Map.of(marker, new OffsetAndMetadata(openUpTo, runId)), markerGroup);
+    producer.sendOffsetsToTransaction(Map.of(marker, written.marker()), markerGroup);
     producer.commitTransaction();
-    committedUpTo = openUpTo;
-    openUpTo = -1;
+    transactionOpen = false;
   }
 
   /** Closes the producer; an open transaction is aborted by the broker, or by the next producer. */
@@ -127,17 +132,15 @@ final class ShardProducer<K, V> implements AutoCloseable {
     producer.close(Duration.ofSeconds(10));
   }
 
-  /** The number after the last record this run committed, from the marker; 0 if none. */
-  private long readMarker(Map<String, Object> clientConfig) {
+  /** The shard's marker as committed last; null if none. */
+  private @Nullable OffsetAndMetadata readMarker(Map<String, Object> clientConfig) {
     try (Admin admin = Admin.create(clientConfig)) {
-      OffsetAndMetadata committed =
-          admin
-              .listConsumerGroupOffsets(
-                  markerGroup.groupId(), new ListConsumerGroupOffsetsOptions().requireStable(true))
-              .partitionsToOffsetAndMetadata()
-              .get(MARKER_READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-              .get(marker);
-      return committed != null && runId.equals(committed.metadata()) ? committed.offset() : 0;
+      return admin
+          .listConsumerGroupOffsets(
+              markerGroup.groupId(), new ListConsumerGroupOffsetsOptions().requireStable(true))
+          .partitionsToOffsetAndMetadata()
+          .get(MARKER_READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+          .get(marker);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted reading " + markerGroup.groupId(), e);

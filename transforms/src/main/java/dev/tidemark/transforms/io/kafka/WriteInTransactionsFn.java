@@ -14,11 +14,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why a record is written once: the input is stable ({@link DoFn.RequiresStableInput}), so a
  * record reaches this step only once the checkpoint that holds it, with its number, has completed;
- * a retried attempt sees it again with the same number, and {@link ShardProducer} knows up to which
- * number the shard's records are in Kafka. A transaction is committed when the bundle ends: on
- * Flink, once per completed checkpoint. The step keeps no state of its own: a stateful step would
- * drop the records it is handed after the input's end (their window, the global one, has expired by
- * then), while these are the last results of a replay.
+ * a retried attempt sees it again with the same number, and {@link ShardProducer} knows which
+ * numbers of the shard are in Kafka, in whatever order the runner handed them over ({@link
+ * CommittedNumbers}). A transaction is committed when the bundle ends: on Flink, once per completed
+ * checkpoint. The step keeps no state of its own: a stateful step would drop the records it is
+ * handed after the input's end (their window, the global one, has expired by then), while these are
+ * the last results of a replay.
  */
 final class WriteInTransactionsFn<K, V> extends DoFn<KV<Integer, NumberedRecord<K, V>>, Void> {
 

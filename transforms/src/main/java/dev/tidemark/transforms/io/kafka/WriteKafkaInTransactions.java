@@ -38,8 +38,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * numbered in a stateful step ({@link NumberPerShardFn}), then written by one transactional
  * producer, {@code PREFIX-SHARD}, in a step that requires stable input: the runner hands it records
  * only once the checkpoint that holds them has completed. Each transaction commits, with its
- * records, a marker saying up to which number they go; a retried attempt skips the records below
- * the marker (see {@link WriteInTransactionsFn} and {@link ShardProducer}).
+ * records, a marker saying which numbers are in Kafka; a retried attempt skips the records the
+ * marker names, and only those (see {@link WriteInTransactionsFn}, {@link ShardProducer} and {@link
+ * CommittedNumbers}).
  *
  * <p>What it needs and costs:
  *
@@ -62,6 +63,14 @@ import org.apache.kafka.common.serialization.Serializer;
  * which the broker deletes after {@code offsets.retention.minutes} without a commit (7 days by
  * default): a job restored from a savepoint older than that may write the records of the
  * savepoint's last checkpoint again.
+ *
+ * <p>What it cannot mend: after a checkpoint that the writing step took part in but that never
+ * completed, or whose completion reached the step after the next checkpoint's barrier, Beam's
+ * FlinkRunner (2.70) hands the step some records before the checkpoint that numbered them has
+ * completed. They are written once, as every record is. But if the job then fails before the next
+ * checkpoint completes, the restored job numbers its records from the last completed checkpoint
+ * again, and may give those numbers to other records than the ones written: one window's row could
+ * then be missing and another's doubled.
  */
 public final class WriteKafkaInTransactions<K, V> extends PTransform<PCollection<KV<K, V>>, PDone> {
 

@@ -79,6 +79,40 @@ class WriteKafkaInTransactionsIT {
     assertThat(broker.readCommitted(topic, 10, Duration.ofSeconds(60)), equalTo(numbered(0, 10)));
   }
 
+  /**
+   * Beam's FlinkRunner can hand the writing step a shard's records out of number order (see {@link
+   * CommittedNumbers}): records numbered before others that are already written are written too,
+   * and a retry skips exactly the records written, wherever they lie.
+   */
+  @Test
+  void recordsHandedOverOutOfOrderAreEachWrittenOnce() throws Exception {
+    String topic = "eos-out-of-order";
+    broker.createTopic(topic, 1);
+    String run = UUID.randomUUID().toString();
+    // (1) The first attempt is handed 0 to 4, then 10 to 14, each in a transaction of its own,
+    // and dies before it is handed 5 to 9.
+    try (ShardProducer<String, String> first = open(topic, run)) {
+      writeUnlessCommitted(first, 0, 5);
+      first.commit();
+      writeUnlessCommitted(first, 10, 15);
+      first.commit();
+    }
+    // (2) The retry is handed everything from 0 to 19 again: it writes 5 to 9 and 15 to 19 only.
+    try (ShardProducer<String, String> retry = open(topic, run)) {
+      assertThat(retry.committed(4), equalTo(true));
+      assertThat(retry.committed(5), equalTo(false));
+      assertThat(retry.committed(10), equalTo(true));
+      writeUnlessCommitted(retry, 10, 20);
+      retry.commit();
+      // (3) And 5 to 9 last, after records numbered above them were written.
+      writeUnlessCommitted(retry, 0, 10);
+      retry.commit();
+    }
+    assertThat(
+        broker.readCommitted(topic, 20, Duration.ofSeconds(60)),
+        containsInAnyOrder(numbered(0, 20).toArray()));
+  }
+
   @Test
   void aProducerLeftBehindByAFailureIsFencedAndItsOpenTransactionAborted() throws Exception {
     String topic = "eos-zombie";
@@ -156,6 +190,15 @@ class WriteKafkaInTransactionsIT {
     assertThat(
         broker.readCommitted(topic, values.size(), Duration.ofSeconds(60)),
         containsInAnyOrder(values.toArray()));
+  }
+
+  /** Sends {@code from} to {@code to - 1}, each unless the shard says it is in already. */
+  private static void writeUnlessCommitted(ShardProducer<String, String> shard, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (!shard.committed(i)) {
+        shard.send(i, "k", "r" + i);
+      }
+    }
   }
 
   private static ShardProducer<String, String> open(String topic, String run) {
