@@ -61,19 +61,13 @@ class WriteKafkaInTransactionsIT {
     String run = UUID.randomUUID().toString();
     // (1) The first attempt commits records 0 to 4.
     try (ShardProducer<String, String> first = open(topic, run)) {
-      for (int i = 0; i < 5; i++) {
-        first.send(i, "k", "r" + i);
-      }
+      writeUnlessCommitted(first, 0, 5);
       first.commit();
     }
     // (2) The retry numbers the same records the same, from the state it restored (0 here), and
     // goes on to 9: it writes only 5 to 9.
     try (ShardProducer<String, String> retry = open(topic, run)) {
-      for (int i = 0; i < 10; i++) {
-        if (!retry.committed(i)) {
-          retry.send(i, "k", "r" + i);
-        }
-      }
+      writeUnlessCommitted(retry, 0, 10);
       retry.commit();
     }
     assertThat(broker.readCommitted(topic, 10, Duration.ofSeconds(60)), equalTo(numbered(0, 10)));
