@@ -18,10 +18,13 @@ import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -184,6 +187,45 @@ class WriteKafkaInTransactionsIT {
     assertThat(
         broker.readCommitted(topic, values.size(), Duration.ofSeconds(60)),
         containsInAnyOrder(values.toArray()));
+  }
+
+  /**
+   * On Flink, checkpoints that expire after the writing step took its part in them: Beam then hands
+   * the step some of its records out of number order ({@link CommittedNumbers}), and every record
+   * is still written, once.
+   */
+  @Test
+  void onFlinkWithCheckpointsThatExpireEveryRecordIsWrittenOnce() throws Exception {
+    String topic = "eos-expired-checkpoints";
+    broker.createTopic(topic, 1);
+    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    options.setRunner(FlinkRunner.class);
+    options.setFlinkMaster("[local]");
+    options.setStreaming(true);
+    options.setParallelism(1);
+    options.setCheckpointingInterval(200L);
+    options.setCheckpointTimeoutMillis(500L);
+    options.setFailOnCheckpointingErrors(false);
+    options.setShutdownSourcesAfterIdleMs(0L);
+    options.setEnableStableInputDrain(true);
+    Pipeline pipeline = Pipeline.create(options);
+    int count = 6000;
+    pipeline
+        .apply("Numbers", Read.from(new SlowCheckpointNumbers(count, 3, Duration.ofMillis(700))))
+        .apply(
+            "ToRecords",
+            MapElements.into(
+                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings()))
+                .via(number -> KV.of("key-" + number % 7, "r" + number)))
+        .apply(
+            "WriteInTransactions",
+            WriteKafkaInTransactions.<String, String>to(broker.bootstrapServers(), topic)
+                .withSerializers(StringSerializer.class, StringSerializer.class)
+                .withTransactionalIdPrefix("eos-expired-checkpoints-" + UUID.randomUUID()));
+    pipeline.run().waitUntilFinish();
+    assertThat(
+        broker.readCommitted(topic, count, Duration.ofSeconds(60)),
+        containsInAnyOrder(numbered(0, count).toArray()));
   }
 
   /** Sends {@code from} to {@code to - 1}, each unless the shard says it is in already. */
