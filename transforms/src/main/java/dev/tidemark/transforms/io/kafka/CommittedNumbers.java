@@ -107,6 +107,11 @@ final class CommittedNumbers {
     }
   }
 
+  /** The lowest number not in: every number below it is. */
+  long below() {
+    return below;
+  }
+
   /** Whether no number is in. */
   boolean isEmpty() {
     return below == 0 && ranges.isEmpty();

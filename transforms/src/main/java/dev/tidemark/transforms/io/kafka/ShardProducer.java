@@ -53,6 +53,9 @@ final class ShardProducer<K, V> implements AutoCloseable {
 
   private boolean transactionOpen;
 
+  /** Records sent since {@link #takeSentOutOfOrder} with a number above one not yet sent. */
+  private long sentOutOfOrder;
+
   private ShardProducer(
       Producer<K, V> producer, String transactionalId, String topic, String runId) {
     this.producer = producer;
@@ -113,7 +116,20 @@ final class ShardProducer<K, V> implements AutoCloseable {
     }
     // A send that fails is reported by commitTransaction, which then refuses to commit.
     producer.send(new ProducerRecord<>(topic, key, value));
+    if (sequence != written.below()) {
+      sentOutOfOrder++;
+    }
     written.add(sequence);
+  }
+
+  /**
+   * How many records were sent, since the last call, while a record numbered below them had not
+   * been: the runner handed them over before their turn ({@link CommittedNumbers}).
+   */
+  long takeSentOutOfOrder() {
+    long taken = sentOutOfOrder;
+    sentOutOfOrder = 0;
+    return taken;
   }
 
   /** Commits the open transaction with its marker; nothing when none is open. */

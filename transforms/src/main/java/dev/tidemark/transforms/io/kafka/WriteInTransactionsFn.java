@@ -76,8 +76,20 @@ final class WriteInTransactionsFn<K, V> extends DoFn<KV<Integer, NumberedRecord<
   @FinishBundle
   public void finishBundle() {
     try {
-      for (ShardProducer<K, V> shard : producers.values()) {
-        shard.commit();
+      for (Map.Entry<Integer, ShardProducer<K, V>> shard : producers.entrySet()) {
+        shard.getValue().commit();
+        long early = shard.getValue().takeSentOutOfOrder();
+        if (early > 0) {
+          // Written exactly once; but see WriteKafkaInTransactions on what a failure now could do.
+          LOG.warn(
+              "{}-{}: the runner handed over {} records before records numbered below them, after a"
+                  + " checkpoint that did not complete or whose completion came late; they are"
+                  + " written once, but if the job fails before its next checkpoint completes, the"
+                  + " restored job may number other records the same (see WriteKafkaInTransactions)",
+              transactionalIdPrefix,
+              shard.getKey(),
+              early);
+        }
       }
       if (skipped > 0) {
         LOG.info(

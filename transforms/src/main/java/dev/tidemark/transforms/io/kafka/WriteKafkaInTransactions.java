@@ -70,7 +70,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * completed. They are written once, as every record is. But if the job then fails before the next
  * checkpoint completes, the restored job numbers its records from the last completed checkpoint
  * again, and may give those numbers to other records than the ones written: one window's row could
- * then be missing and another's doubled.
+ * then be missing and another's doubled. The writing step logs a warning whenever the runner hands
+ * it records ahead of their turn, so a run that met this case says so.
  */
 public final class WriteKafkaInTransactions<K, V> extends PTransform<PCollection<KV<K, V>>, PDone> {
 

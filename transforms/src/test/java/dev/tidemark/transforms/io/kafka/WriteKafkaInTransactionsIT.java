@@ -93,6 +93,7 @@ class WriteKafkaInTransactionsIT {
       first.commit();
       writeUnlessCommitted(first, 10, 15);
       first.commit();
+      assertThat(first.takeSentOutOfOrder(), equalTo(5L));
     }
     // (2) The retry is handed everything from 0 to 19 again: it writes 5 to 9 and 15 to 19 only.
     try (ShardProducer<String, String> retry = open(topic, run)) {
@@ -104,6 +105,8 @@ class WriteKafkaInTransactionsIT {
       // (3) And 5 to 9 last, after records numbered above them were written.
       writeUnlessCommitted(retry, 0, 10);
       retry.commit();
+      // 15 to 19 came before 5 to 9; 5 to 9 then came in their turn.
+      assertThat(retry.takeSentOutOfOrder(), equalTo(5L));
     }
     assertThat(
         broker.readCommitted(topic, 20, Duration.ofSeconds(60)),
