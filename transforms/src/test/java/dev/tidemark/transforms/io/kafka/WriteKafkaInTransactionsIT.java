@@ -157,15 +157,7 @@ class WriteKafkaInTransactionsIT {
   void onFlinkWithCheckpointsEveryRecordIsWrittenOnce() throws Exception {
     String topic = "eos-flink";
     broker.createTopic(topic, 2);
-    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
-    options.setRunner(FlinkRunner.class);
-    options.setFlinkMaster("[local]");
-    options.setStreaming(true);
-    options.setParallelism(2);
-    options.setCheckpointingInterval(200L);
-    options.setShutdownSourcesAfterIdleMs(0L);
-    options.setEnableStableInputDrain(true);
-    Pipeline pipeline = Pipeline.create(options);
+    Pipeline pipeline = Pipeline.create(onEmbeddedFlink(2));
     List<String> values = numbered(0, 300);
     // Six parts, so that checkpoints come between them.
     TestStream.Builder<KV<String, String>> stream =
@@ -201,16 +193,9 @@ class WriteKafkaInTransactionsIT {
   void onFlinkWithCheckpointsThatExpireEveryRecordIsWrittenOnce() throws Exception {
     String topic = "eos-expired-checkpoints";
     broker.createTopic(topic, 1);
-    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
-    options.setRunner(FlinkRunner.class);
-    options.setFlinkMaster("[local]");
-    options.setStreaming(true);
-    options.setParallelism(1);
-    options.setCheckpointingInterval(200L);
+    FlinkPipelineOptions options = onEmbeddedFlink(1);
     options.setCheckpointTimeoutMillis(500L);
     options.setFailOnCheckpointingErrors(false);
-    options.setShutdownSourcesAfterIdleMs(0L);
-    options.setEnableStableInputDrain(true);
     Pipeline pipeline = Pipeline.create(options);
     int count = 6000;
     pipeline
@@ -229,6 +214,22 @@ class WriteKafkaInTransactionsIT {
     assertThat(
         broker.readCommitted(topic, count, Duration.ofSeconds(60)),
         containsInAnyOrder(numbered(0, count).toArray()));
+  }
+
+  /**
+   * A streaming run on an embedded Flink cluster at {@code parallelism}, checkpointing every 200
+   * ms, whose last records are written as its sources end.
+   */
+  private static FlinkPipelineOptions onEmbeddedFlink(int parallelism) {
+    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    options.setRunner(FlinkRunner.class);
+    options.setFlinkMaster("[local]");
+    options.setStreaming(true);
+    options.setParallelism(parallelism);
+    options.setCheckpointingInterval(200L);
+    options.setShutdownSourcesAfterIdleMs(0L);
+    options.setEnableStableInputDrain(true);
+    return options;
   }
 
   /** Sends {@code from} to {@code to - 1}, each unless the shard says it is in already. */
