@@ -218,7 +218,7 @@ class KafkaOnFlinkClusterIT {
                   + cluster.diagnosis()
                   + "\nwhat the reader and the exactly-once sink logged:"
                   + cluster.taskManagerLines(
-                      "already", "skipped", "enced", " is IDLE", " is ACTIVE")
+                      "already", "skipped", "handed over", "enced", " is IDLE", " is ACTIVE")
                   + "\n"
                   + Files.readString(log),
           rows.keySet(),
