@@ -35,12 +35,14 @@ final class CountedParse implements Serializable {
   }
 
   /**
-   * The event in {@code line}, whose source gave it {@code sourceTimestamp}; or null, once its dead
-   * letter has gone to {@code dead}.
+   * The event in {@code line}, whose source gave it {@code sourceTimestamp} and which was read by
+   * wall-clock time {@code now}; or null, once its dead letter has gone to {@code dead}. A batch's
+   * records share one {@code now}: they were read together, and the clock is read once for them.
    */
-  @Nullable Event parse(ArrivedLine line, Instant sourceTimestamp, Consumer<DeadLetter> dead) {
+  @Nullable Event parse(
+      ArrivedLine line, Instant sourceTimestamp, Instant now, Consumer<DeadLetter> dead) {
     try {
-      Event event = parser.parse(line, Instant.now());
+      Event event = parser.parse(line, now);
       if (event.eventTime().isBefore(sourceTimestamp)) {
         throw new BadRecordException(
             "event time "

@@ -9,6 +9,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
 
 /**
  * The DoFn of {@link ParseEvents#inBatches}: a batch's records parsed one by one, its events as one
@@ -28,11 +29,13 @@ final class ParseBatchFn<InputT> extends DoFn<SourceBatch<InputT>, SourceBatch<E
   public void processElement(@Element SourceBatch<InputT> batch, MultiOutputReceiver out) {
     Consumer<DeadLetter> dead = out.get(ParseEvents.DEAD_LETTER)::output;
     parse.countIn(batch.records().size());
+    Instant now = Instant.now();
     SourceBatch<Event> events =
         batch.map(
             record -> {
               @Nullable Event event =
-                  parse.parse(toArrivedLine.apply(record.getValue()), record.getTimestamp(), dead);
+                  parse.parse(
+                      toArrivedLine.apply(record.getValue()), record.getTimestamp(), now, dead);
               return event == null ? null : TimestampedValue.of(event, event.eventTime());
             });
     if (!events.records().isEmpty()) {

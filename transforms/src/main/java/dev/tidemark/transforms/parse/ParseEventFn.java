@@ -20,7 +20,7 @@ final class ParseEventFn extends DoFn<ArrivedLine, Event> {
       @Element ArrivedLine line, @Timestamp Instant sourceTimestamp, MultiOutputReceiver out) {
     parse.countIn(1);
     @Nullable Event event =
-        parse.parse(line, sourceTimestamp, out.get(ParseEvents.DEAD_LETTER)::output);
+        parse.parse(line, sourceTimestamp, Instant.now(), out.get(ParseEvents.DEAD_LETTER)::output);
     if (event != null) {
       out.get(ParseEvents.EVENTS).outputWithTimestamp(event, event.eventTime());
     }

@@ -72,6 +72,30 @@ public final class InputGroup<K> {
   }
 
   /**
+   * Input {@code key}, which has joined, as a handle that records its records without looking it
+   * up: what a reader holds for the input it reads, and calls on every record.
+   */
+  public synchronized Input input(K key) {
+    return new Input(member(key));
+  }
+
+  /** One joined input of the group, found once; see {@link #input}. */
+  public final class Input {
+    private final Member member;
+
+    private Input(Member member) {
+      this.member = member;
+    }
+
+    /** Records that the input had a record with {@code eventTime} at wall-clock {@code now}. */
+    public void observe(Instant eventTime, Instant now) {
+      synchronized (InputGroup.this) {
+        member.progress.observe(eventTime, now);
+      }
+    }
+  }
+
+  /**
    * Records that input {@code key} could not be seen until {@code now}: a time it cannot have been
    * quiet in, as far as anyone knows ({@link InputProgress#unobservedUntil}).
    */

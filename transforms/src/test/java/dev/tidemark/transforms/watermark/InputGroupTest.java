@@ -41,9 +41,22 @@ class InputGroupTest {
   }
 
   @Test
+  void aHandleRecordsForItsInputAsTheKeyDoes() {
+    group.join("a", Optional.empty(), START);
+    InputGroup<String>.Input a = group.input("a");
+    a.observe(HISTORY, START);
+    assertThat(group.watermark("a", START, false), equalTo(HISTORY.minus(1)));
+    // A reader re-created for the input joins again; the handle still records for it.
+    group.join("a", Optional.empty(), START);
+    a.observe(HISTORY.plus(5000), START);
+    assertThat(group.watermark("a", START, false), equalTo(HISTORY.plus(4999)));
+  }
+
+  @Test
   void inputThatHasNotJoinedIsAnError() {
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> group.watermark("stranger", START, true));
     assertThat(e.getMessage(), equalTo("stranger has not joined this group of inputs"));
+    assertThrows(IllegalStateException.class, () -> group.input("stranger"));
   }
 }

@@ -33,6 +33,7 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
 
   private final TopicPartition partition;
   private final InputGroup<TopicPartition> group;
+  private final InputGroup<TopicPartition>.Input input;
   private final SerializableFunction<KafkaRecord<K, V>, @Nullable Instant> eventTime;
   private final ClockSkewGuard clockSkewGuard;
 
@@ -46,6 +47,7 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
       ClockSkewGuard clockSkewGuard) {
     this.partition = partition;
     this.group = group;
+    this.input = group.input(partition);
     this.eventTime = eventTime;
     this.clockSkewGuard = clockSkewGuard;
   }
@@ -67,7 +69,7 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
     if (admitted == null) {
       return group.lastWatermark(partition);
     }
-    group.observe(partition, admitted, now);
+    input.observe(admitted, now);
     return admitted;
   }
 
