@@ -9,6 +9,8 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -88,7 +90,10 @@ public final class MemoryRun {
   /** The window end in a row; {@code Long.MIN_VALUE} for a piece of a row still being written. */
   private static long windowEndOrNone(String row) {
     try {
-      return FinalRows.windowEnd(JSON.readTree(row));
+      return LocalDateTime.parse(
+              JSON.readTree(row).get("event_time_log").asText(), FinalRows.WINDOW_END)
+          .toInstant(ZoneOffset.UTC)
+          .toEpochMilli();
     } catch (IOException | RuntimeException e) {
       return Long.MIN_VALUE;
     }

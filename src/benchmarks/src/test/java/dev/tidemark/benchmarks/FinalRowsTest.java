@@ -35,6 +35,19 @@ class FinalRowsTest {
   }
 
   @Test
+  void theNewestCompleteWindowMayEndBetweenTwoWholeSeconds() throws IOException {
+    Path rows = dir.resolve("rows.json");
+    Files.writeString(
+        rows,
+        row("2023-11-14 22:13:20", 1, "ON_TIME", true)
+            + row("2023-11-14 22:13:21", 9, "ON_TIME", true),
+        StandardCharsets.UTF_8);
+    S5Topic topic = new S5Topic("127.0.0.1:9092", "s5", 10, COMPLETE_UP_TO + 910, 1);
+
+    assertThat(new FinalRows(rows, topic).counted(), equalTo(1L));
+  }
+
+  @Test
   void aRowIsCountedOnceItsLineIsWholeAndOnlyOnce() throws IOException {
     Path rows = dir.resolve("rows.json");
     String last = row("2023-11-14 22:13:18", 3, "ON_TIME", true);
