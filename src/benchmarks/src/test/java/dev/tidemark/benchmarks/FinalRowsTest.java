@@ -21,30 +21,28 @@ class FinalRowsTest {
 
   @Test
   void countsTheFinalRowsOfCompleteWindowsOnly() throws IOException {
-    Path rows = dir.resolve("rows.json");
-    Files.writeString(
-        rows,
-        row("2023-11-14 22:13:19", 2, "EARLY", false)
-            + row("2023-11-14 22:13:19", 4, "ON_TIME", true)
-            + row("2023-11-14 22:13:20", 1, "ON_TIME", true)
-            + row("2023-11-14 22:13:21", 9, "ON_TIME", true)
-            + row("2023-11-14 22:13:22", 7, "EARLY", false),
-        StandardCharsets.UTF_8);
+    long counted =
+        counted(
+            TOPIC,
+            row("2023-11-14 22:13:19", 2, "EARLY", false),
+            row("2023-11-14 22:13:19", 4, "ON_TIME", true),
+            row("2023-11-14 22:13:20", 1, "ON_TIME", true),
+            row("2023-11-14 22:13:21", 9, "ON_TIME", true),
+            row("2023-11-14 22:13:22", 7, "EARLY", false));
 
-    assertThat(new FinalRows(rows, TOPIC).counted(), equalTo(5L));
+    assertThat(counted, equalTo(5L));
   }
 
   @Test
   void theNewestCompleteWindowMayEndBetweenTwoWholeSeconds() throws IOException {
-    Path rows = dir.resolve("rows.json");
-    Files.writeString(
-        rows,
-        row("2023-11-14 22:13:20", 1, "ON_TIME", true)
-            + row("2023-11-14 22:13:21", 9, "ON_TIME", true),
-        StandardCharsets.UTF_8);
     S5Topic topic = new S5Topic("127.0.0.1:9092", "s5", 10, COMPLETE_UP_TO + 910, 1);
+    long counted =
+        counted(
+            topic,
+            row("2023-11-14 22:13:20", 1, "ON_TIME", true),
+            row("2023-11-14 22:13:21", 9, "ON_TIME", true));
 
-    assertThat(new FinalRows(rows, topic).counted(), equalTo(1L));
+    assertThat(counted, equalTo(1L));
   }
 
   @Test
@@ -64,14 +62,20 @@ class FinalRowsTest {
 
   @Test
   void aKeyOutsideAsciiDoesNotHideItsRow() throws IOException {
-    Path rows = dir.resolve("rows.json");
-    Files.writeString(
-        rows,
-        row("2023-11-14 22:13:19", 2, "ON_TIME", true).replace("idx", "índice\u2028€")
-            + row("2023-11-14 22:13:19", 4, "ON_TIME", true),
-        StandardCharsets.UTF_8);
+    long counted =
+        counted(
+            TOPIC,
+            row("2023-11-14 22:13:19", 2, "ON_TIME", true).replace("idx", "índice\u2028€"),
+            row("2023-11-14 22:13:19", 4, "ON_TIME", true));
 
-    assertThat(new FinalRows(rows, TOPIC).counted(), equalTo(6L));
+    assertThat(counted, equalTo(6L));
+  }
+
+  /** What a reader of a file of {@code rows} counts for {@code topic} at its first look. */
+  private long counted(S5Topic topic, String... rows) throws IOException {
+    Path file = dir.resolve("rows.json");
+    Files.writeString(file, String.join("", rows), StandardCharsets.UTF_8);
+    return new FinalRows(file, topic).counted();
   }
 
   private static String row(String windowEnd, long count, String timing, boolean isFinal) {
