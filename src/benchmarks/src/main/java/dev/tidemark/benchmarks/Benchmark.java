@@ -1,11 +1,7 @@
 package dev.tidemark.benchmarks;
 
 import dev.tidemark.pipelines.cli.ClassDataArchive;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -14,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.io.MoreFiles;
 
 /**
  * Side by side: events per second of tidemark's {@code metrics}, the same job hand-written on Flink
@@ -83,6 +78,7 @@ public final class Benchmark {
     if (source.equals("kafka")) {
       KafkaBenchmark.run(
           InputFile.ensure(directory, lines),
+          directory,
           KafkaBenchmark.variants(variantNames),
           runs,
           parallelism,
@@ -107,23 +103,25 @@ public final class Benchmark {
     Path input = InputFile.ensure(directory, lines);
     Path startupInput = InputFile.ensure(directory, STARTUP_LINES);
 
+    Map<Variant, String> classPaths = new EnumMap<>(Variant.class);
     Map<Variant, List<String>> jvmOptions = new EnumMap<>(Variant.class);
     for (Variant variant : variants) {
+      String classPath = variant.classPath(directory);
+      classPaths.put(variant, classPath);
       jvmOptions.put(
           variant,
           startupArchives
-              ? startupArchive(variant, directory, startupInput, parallelism, heap)
+              ? startupArchive(variant, classPath, directory, startupInput, parallelism, heap)
               : List.of());
     }
     Map<Variant, List<Result>> results = new EnumMap<>(Variant.class);
     Map<Variant, List<Result>> startups = new EnumMap<>(Variant.class);
     for (int run = 1; run <= runs; run++) {
       for (Variant variant : variants) {
-        List<String> options = jvmOptions.get(variant);
-        Result startup =
-            runInChildJvm(variant, options, startupInput, STARTUP_LINES, parallelism, heap);
+        ChildJvm child = new ChildJvm(classPaths.get(variant), jvmOptions.get(variant), heap);
+        Result startup = runInChildJvm(variant, child, startupInput, STARTUP_LINES, parallelism);
         startups.computeIfAbsent(variant, v -> new ArrayList<>()).add(startup);
-        Result result = runInChildJvm(variant, options, input, lines, parallelism, heap);
+        Result result = runInChildJvm(variant, child, input, lines, parallelism);
         System.err.printf(
             Locale.ROOT,
             "benchmark: run %d/%d %-32s %,10.0f events/s%s%n",
@@ -149,7 +147,12 @@ public final class Benchmark {
    * of it loads, and returns the JVM options of a run that must map it.
    */
   private static List<String> startupArchive(
-      Variant variant, Path directory, Path startupInput, int parallelism, String heap)
+      Variant variant,
+      String classPath,
+      Path directory,
+      Path startupInput,
+      int parallelism,
+      String heap)
       throws IOException, InterruptedException {
     System.err.printf("benchmark: writing a class-data archive for %s%n", variant.label());
     String name = "startup-" + variant.name().toLowerCase(Locale.ROOT);
@@ -158,15 +161,14 @@ public final class Benchmark {
     Result training =
         runInChildJvm(
             variant,
-            ClassDataArchive.listingClassesTo(classList),
+            new ChildJvm(classPath, ClassDataArchive.listingClassesTo(classList), heap),
             startupInput,
             STARTUP_LINES,
-            parallelism,
-            heap);
+            parallelism);
     if (!training.isValid()) {
       throw new IllegalStateException(variant + "'s training run did not count every line");
     }
-    ClassDataArchive.write(classList, archive, System.getProperty("java.class.path"));
+    ClassDataArchive.write(classList, archive, classPath);
     return ClassDataArchive.requiring(archive);
   }
 
@@ -203,13 +205,8 @@ public final class Benchmark {
         "benchmark: generating %,d S5 lines with changing keys in %s (once)%n", lines, directory);
     Path input = InputFile.ensureWithChangingKeys(directory, lines);
     List<String> output =
-        childJvm(
-            heap,
-            List.of(),
-            MemoryRun.class,
-            input.toString(),
-            Long.toString(lines),
-            "" + parallelism);
+        new ChildJvm(ChildClassPath.ofTidemark(directory), List.of(), heap)
+            .run(MemoryRun.class, input.toString(), Long.toString(lines), "" + parallelism);
     StringBuilder table =
         new StringBuilder(
             String.format(
@@ -246,18 +243,11 @@ public final class Benchmark {
   }
 
   private static Result runInChildJvm(
-      Variant variant,
-      List<String> jvmOptions,
-      Path input,
-      long lines,
-      int parallelism,
-      String heap)
+      Variant variant, ChildJvm child, Path input, long lines, int parallelism)
       throws IOException, InterruptedException {
     return resultIn(
         variant,
-        childJvm(
-            heap,
-            jvmOptions,
+        child.run(
             RunOne.class,
             variant.name(),
             input.toString(),
@@ -278,54 +268,5 @@ public final class Benchmark {
       throw new IllegalStateException(variant + " printed no result: " + output);
     }
     return result;
-  }
-
-  /**
-   * Runs {@code main} of {@code mainClass} in a JVM of its own, and returns what it printed. The
-   * JVM's temporary directory is one of its own, deleted when it exits: a Flink job that the JVM
-   * ends as soon as it is done leaves the 22 MB RPC jar its MiniCluster unpacks there behind.
-   */
-  static List<String> childJvm(
-      String heap, List<String> jvmOptions, Class<?> mainClass, String... args)
-      throws IOException, InterruptedException {
-    Path temporary = Files.createTempDirectory("tidemark-benchmark-run");
-    try {
-      return childJvm(temporary, heap, jvmOptions, mainClass, args);
-    } finally {
-      MoreFiles.deleteRecursively(temporary);
-    }
-  }
-
-  private static List<String> childJvm(
-      Path temporary, String heap, List<String> jvmOptions, Class<?> mainClass, String... args)
-      throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.add("-Xmx" + heap);
-    command.add("-Djava.io.tmpdir=" + temporary);
-    // What Flink's own scripts pass on Java 17 (Kryo reflects into java.util); every variant gets
-    // the same flags.
-    command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
-    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass.getName());
-    command.addAll(List.of(args));
-    Process process =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    List<String> output = new ArrayList<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        output.add(line);
-      }
-    }
-    int exitCode = process.waitFor();
-    if (exitCode != 0) {
-      output.add("(exit code " + exitCode + ")");
-    }
-    return output;
   }
 }

@@ -27,7 +27,8 @@ final class KafkaBenchmark {
 
   private KafkaBenchmark() {}
 
-  static void run(Path input, Set<LiveVariant> variants, int runs, int parallelism, String heap)
+  static void run(
+      Path input, Path directory, Set<LiveVariant> variants, int runs, int parallelism, String heap)
       throws Exception {
     try (LoopbackBroker broker = LoopbackBroker.start()) {
       System.err.printf("benchmark: filling a topic with %s%n", input);
@@ -39,10 +40,14 @@ final class KafkaBenchmark {
           S5Topic.PARTITIONS,
           topic.inCompleteWindows(),
           topic.completeUpTo());
+      Map<LiveVariant, ChildJvm> children = new EnumMap<>(LiveVariant.class);
+      for (LiveVariant variant : variants) {
+        children.put(variant, new ChildJvm(variant.classPath(directory), List.of(), heap));
+      }
       Map<LiveVariant, List<Result>> results = new EnumMap<>(LiveVariant.class);
       for (int run = 1; run <= runs; run++) {
         for (LiveVariant variant : variants) {
-          Result result = runInChildJvm(variant, topic, parallelism, heap);
+          Result result = runInChildJvm(variant, children.get(variant), topic, parallelism);
           System.err.printf(
               Locale.ROOT,
               "benchmark: run %d/%d %-44s %6.1f s until exact, %6.1f CPU s%s%n",
@@ -80,11 +85,9 @@ final class KafkaBenchmark {
   }
 
   private static Result runInChildJvm(
-      LiveVariant variant, S5Topic topic, int parallelism, String heap) throws Exception {
+      LiveVariant variant, ChildJvm child, S5Topic topic, int parallelism) throws Exception {
     List<String> args = new ArrayList<>(List.of(variant.name(), Integer.toString(parallelism)));
     args.addAll(topic.args());
-    return Benchmark.resultIn(
-        variant,
-        Benchmark.childJvm(heap, List.of(), RunOneLive.class, args.toArray(String[]::new)));
+    return Benchmark.resultIn(variant, child.run(RunOneLive.class, args.toArray(String[]::new)));
   }
 }

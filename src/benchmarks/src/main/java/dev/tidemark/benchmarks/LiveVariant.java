@@ -1,5 +1,7 @@
 package dev.tidemark.benchmarks;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** The jobs the Kafka benchmark compares, each S5's metrics on the same live topic. */
@@ -37,6 +39,14 @@ enum LiveVariant {
 
   String label() {
     return label;
+  }
+
+  /**
+   * The class path of this variant's JVMs ({@link ChildClassPath}): the jar a user runs for
+   * tidemark, the benchmark's for the hand-written Flink job.
+   */
+  String classPath(Path directory) throws IOException {
+    return this == TIDEMARK ? ChildClassPath.ofTidemark(directory) : ChildClassPath.ofBenchmark();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.tidemark.benchmarks;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -44,6 +45,16 @@ enum Variant {
 
   String label() {
     return label;
+  }
+
+  /**
+   * The class path of this variant's JVMs ({@link ChildClassPath}): the jar a user runs for
+   * tidemark and plain Beam, the benchmark's for the hand-written Flink job.
+   */
+  String classPath(Path directory) throws IOException {
+    return this == NATIVE_FLINK
+        ? ChildClassPath.ofBenchmark()
+        : ChildClassPath.ofTidemark(directory);
   }
 
   /** Runs the job once in this JVM, embedded, at {@code parallelism}. */
