@@ -3,7 +3,6 @@ package dev.tidemark.pipelines.io;
 import java.nio.file.Path;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
 
@@ -23,15 +22,8 @@ final class FileSink implements Sink {
   }
 
   @Override
-  public PTransform<PCollection<String>, PDone> write() {
-    String target = path;
-    return new PTransform<PCollection<String>, PDone>() {
-      @Override
-      public PDone expand(PCollection<String> lines) {
-        lines.apply("AppendLines", ParDo.of(new AppendLinesFn(target)));
-        return PDone.in(lines.getPipeline());
-      }
-    };
+  public <T> PTransform<PCollection<T>, PDone> write(String output, Lines<T> lines) {
+    return WriteStep.of("AppendLines", new AppendLinesFn<>(path, lines));
   }
 
   @Override
@@ -40,12 +32,14 @@ final class FileSink implements Sink {
   }
 
   /** Appends a bundle's lines in one write ({@link FileAppends}). */
-  private static final class AppendLinesFn extends DoFn<String, Void> {
+  private static final class AppendLinesFn<T> extends DoFn<T, Void> {
     private final String path;
+    private final Lines<T> lines;
     private transient StringBuilder bundle;
 
-    AppendLinesFn(String path) {
+    AppendLinesFn(String path, Lines<T> lines) {
       this.path = path;
+      this.lines = lines;
     }
 
     @StartBundle
@@ -54,8 +48,8 @@ final class FileSink implements Sink {
     }
 
     @ProcessElement
-    public void processElement(@Element String line) {
-      bundle.append(line).append('\n');
+    public void processElement(@Element T element) {
+      bundle.append(lines.text().apply(element)).append('\n');
     }
 
     @FinishBundle

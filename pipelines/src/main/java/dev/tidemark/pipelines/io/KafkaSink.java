@@ -3,18 +3,23 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.transforms.io.kafka.WriteKafkaInTransactions;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code kafka://HOST:PORT/TOPIC}: each line a record value, keyed when the pipeline gives it a key
- * ({@link #writeKeyed}). At least once, or exactly once in Kafka transactions ({@link
+ * ({@link Lines}). At least once, or exactly once in Kafka transactions ({@link
  * WriteKafkaInTransactions}, named {@code tidemark-TOPIC-OUTPUT-SHARD}) when the run checkpoints in
  * exactly-once mode on Flink ({@link OutputSinks}).
  */
@@ -23,6 +28,10 @@ final class KafkaSink implements Sink {
   private static final long serialVersionUID = 1L;
 
   private static final Logger LOG = LoggerFactory.getLogger("tidemark.rules");
+
+  /** A line and its record key, which may be null. */
+  private static final KvCoder<String, String> KEYED_LINE =
+      KvCoder.of(NullableCoder.of(StringUtf8Coder.of()), StringUtf8Coder.of());
 
   private final String bootstrapServers;
   private final String topic;
@@ -43,17 +52,25 @@ final class KafkaSink implements Sink {
   }
 
   @Override
-  public PTransform<PCollection<String>, PDone> write() {
-    return KafkaIO.<Void, String>write()
-        .withBootstrapServers(bootstrapServers)
-        .withTopic(topic)
-        .withProducerConfigUpdates(clientProperties)
-        .withValueSerializer(StringSerializer.class)
-        .values();
+  public <T> PTransform<PCollection<T>, PDone> write(String output, Lines<T> lines) {
+    PTransform<PCollection<KV<String, String>>, PDone> write = writeKeyed(output);
+    return new PTransform<PCollection<T>, PDone>() {
+      @Override
+      public PDone expand(PCollection<T> elements) {
+        return elements
+            .apply(
+                "KeyedLines",
+                MapElements.into(
+                        TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings()))
+                    .via(element -> KV.of(lines.key().apply(element), lines.text().apply(element))))
+            .setCoder(KEYED_LINE)
+            .apply("Write", write);
+      }
+    };
   }
 
-  @Override
-  public PTransform<PCollection<KV<String, String>>, PDone> writeKeyed(String output) {
+  /** Writes lines with their record keys, exactly once or at least once. */
+  private PTransform<PCollection<KV<String, String>>, PDone> writeKeyed(String output) {
     if (transactionalShards > 0) {
       LOG.info(
           "{}: {} written exactly once, in Kafka transactions tidemark-{}-{}-0 to -{}; a"

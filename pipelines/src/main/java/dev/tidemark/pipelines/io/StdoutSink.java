@@ -2,7 +2,6 @@ package dev.tidemark.pipelines.io;
 
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
 
@@ -15,14 +14,8 @@ final class StdoutSink implements Sink {
   private static final long serialVersionUID = 1L;
 
   @Override
-  public PTransform<PCollection<String>, PDone> write() {
-    return new PTransform<PCollection<String>, PDone>() {
-      @Override
-      public PDone expand(PCollection<String> lines) {
-        lines.apply("PrintLines", ParDo.of(new PrintLineFn()));
-        return PDone.in(lines.getPipeline());
-      }
-    };
+  public <T> PTransform<PCollection<T>, PDone> write(String output, Lines<T> lines) {
+    return WriteStep.of("PrintLines", new PrintLineFn<>(lines));
   }
 
   @Override
@@ -30,10 +23,16 @@ final class StdoutSink implements Sink {
     return "stdout";
   }
 
-  private static final class PrintLineFn extends DoFn<String, Void> {
+  private static final class PrintLineFn<T> extends DoFn<T, Void> {
+    private final Lines<T> lines;
+
+    PrintLineFn(Lines<T> lines) {
+      this.lines = lines;
+    }
+
     @ProcessElement
-    public void processElement(@Element String line) {
-      System.out.println(line);
+    public void processElement(@Element T element) {
+      System.out.println(lines.text().apply(element));
     }
   }
 }
