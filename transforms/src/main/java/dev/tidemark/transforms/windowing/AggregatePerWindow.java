@@ -20,6 +20,8 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.WindowingStrategy;
+import org.apache.beam.sdk.values.WindowingStrategy.AccumulationMode;
 import org.joda.time.Duration;
 
 /**
@@ -63,9 +65,10 @@ import org.joda.time.Duration;
  *       the same value.
  * </ul>
  *
- * <p>The input may be in any windowing: the step re-windows into the global window, since a
- * stateful step over the target windows would drop expired values before its code saw them. Its
- * outputs are in the global window, each pane timestamped when it was decided.
+ * <p>The input may be in any windowing: the step re-windows into the global window (unless it is
+ * there already, as a source's output is), since a stateful step over the target windows would drop
+ * expired values before its code saw them. Its outputs are in the global window, each pane
+ * timestamped when it was decided.
  *
  * <p>On the FlinkRunner, run with {@code --maxBundleSize=100} or less: Beam's Flink operators hand
  * the watermark on only between bundles, and one whose input never pauses (a source catching up on
@@ -212,6 +215,27 @@ public final class AggregatePerWindow<K, V, OutputT>
     return step.decide(contributions);
   }
 
+  /**
+   * {@code input} in the global window with the default trigger, no allowed lateness and discarding
+   * panes, without a step to put it there when it already is (a source's output is): on Flink,
+   * re-windowing is an operator of its own that wraps every element anew.
+   */
+  private static <T> PCollection<T> inTheGlobalWindow(PCollection<T> input) {
+    WindowingStrategy<?, ?> windowing = input.getWindowingStrategy();
+    if (windowing.getWindowFn() instanceof GlobalWindows
+        && windowing.getTrigger() instanceof DefaultTrigger
+        && windowing.getAllowedLateness().equals(Duration.ZERO)
+        && windowing.getMode() == AccumulationMode.DISCARDING_FIRED_PANES) {
+      return input;
+    }
+    return input.apply(
+        "IntoGlobalWindow",
+        Window.<T>into(new GlobalWindows())
+            .triggering(DefaultTrigger.of())
+            .withAllowedLateness(Duration.ZERO)
+            .discardingFiredPanes());
+  }
+
   /** The stateful step that decides the panes, with the coders it needs. */
   private final class PaneStep<AccumT> {
     private final KvCoder<K, V> kvCoder;
@@ -240,13 +264,7 @@ public final class AggregatePerWindow<K, V, OutputT>
     PCollectionTuple decide(PCollection<KV<K, Contribution<V, AccumT>>> contributions) {
       Coder<V> valueCoder = kvCoder.getValueCoder();
       PCollectionTuple decided =
-          contributions
-              .apply(
-                  "IntoGlobalWindow",
-                  Window.<KV<K, Contribution<V, AccumT>>>into(new GlobalWindows())
-                      .triggering(DefaultTrigger.of())
-                      .withAllowedLateness(Duration.ZERO)
-                      .discardingFiredPanes())
+          inTheGlobalWindow(contributions)
               .apply(
                   "DecidePanes",
                   ParDo.of(
