@@ -15,11 +15,15 @@ final class WriteStep {
 
   private WriteStep() {}
 
-  static <T> PTransform<PCollection<T>, PDone> of(String name, DoFn<T, Void> write) {
+  /**
+   * The write that applies {@code write} as a step named {@code stepName} (not {@code name}: inside
+   * a {@link PTransform} that would be the transform's own field).
+   */
+  static <T> PTransform<PCollection<T>, PDone> of(String stepName, DoFn<T, Void> write) {
     return new PTransform<PCollection<T>, PDone>() {
       @Override
       public PDone expand(PCollection<T> elements) {
-        elements.apply(name, ParDo.of(write));
+        elements.apply(stepName, ParDo.of(write));
         return PDone.in(elements.getPipeline());
       }
     };

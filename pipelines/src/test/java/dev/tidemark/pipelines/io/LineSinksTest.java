@@ -2,7 +2,9 @@ package dev.tidemark.pipelines.io;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.hasItem;
 
+import dev.tidemark.transforms.testing.PipelineSteps;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The sinks that write lines without keys ({@code file:}, {@code stdout}) make each element's line
- * in the step that writes it, and never its key: on the DirectRunner, with a key function that
- * fails the run if it is called.
+ * in the step that writes it, named after the sink's kind, and never its key: on the DirectRunner,
+ * with a key function that fails the run if it is called.
  */
 @ExtendWith(TestPipelineExtension.class)
 class LineSinksTest {
@@ -32,6 +34,7 @@ class LineSinksTest {
     pipeline
         .apply(Create.of("a", "b", "c"))
         .apply(
+            "WriteResults",
             sink.write(
                 "results",
                 new Lines<String>(
@@ -41,6 +44,8 @@ class LineSinksTest {
                     })));
     pipeline.run().waitUntilFinish();
 
+    assertThat(
+        PipelineSteps.of(pipeline), hasItem("WriteResults/AppendLines/ParMultiDo(AppendLines)"));
     assertThat(
         Files.readAllLines(file, StandardCharsets.UTF_8),
         containsInAnyOrder("{\"line\":\"a\"}", "{\"line\":\"b\"}", "{\"line\":\"c\"}"));

@@ -1,16 +1,14 @@
 package dev.tidemark.transforms.windowing;
 
 import static org.hamcrest.MatcherAssert.assertThat;
-import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.beam.sdk.Pipeline;
+import dev.tidemark.transforms.testing.PipelineSteps;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
-import org.apache.beam.sdk.runners.TransformHierarchy;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
@@ -85,7 +83,7 @@ class AggregatePerWindowInputWindowingTest {
   void inputInTheGlobalWindowIsDecidedAsItIsWithNoStepToReWindowIt(TestPipeline p) {
     assertOneFinalSumOfThreeAndOneExpiredFour(p.apply(onTimeThenLate()));
 
-    assertThat(stepsNamed("IntoGlobalWindow", p), empty());
+    assertThat(PipelineSteps.of(p), not(hasItem(endsWith("/IntoGlobalWindow"))));
     p.run();
   }
 
@@ -97,23 +95,7 @@ class AggregatePerWindowInputWindowingTest {
                 "InWindowsOfItsOwn",
                 Window.<KV<String, Long>>into(FixedWindows.of(Duration.standardSeconds(5)))));
 
-    assertThat(stepsNamed("IntoGlobalWindow", p), hasItem("AggregatePerWindow/IntoGlobalWindow"));
+    assertThat(PipelineSteps.of(p), hasItem("AggregatePerWindow/IntoGlobalWindow"));
     p.run();
-  }
-
-  /** The full names of the steps of {@code pipeline} whose own name is {@code name}. */
-  private static List<String> stepsNamed(String name, Pipeline pipeline) {
-    List<String> steps = new ArrayList<>();
-    pipeline.traverseTopologically(
-        new Pipeline.PipelineVisitor.Defaults() {
-          @Override
-          public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
-            if (node.getFullName().endsWith("/" + name)) {
-              steps.add(node.getFullName());
-            }
-            return CompositeBehavior.ENTER_TRANSFORM;
-          }
-        });
-    return steps;
   }
 }
