@@ -14,6 +14,7 @@ import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.Window;
@@ -58,25 +59,25 @@ class AggregatePerWindowInputWindowingTest {
     AggregatePerWindow<String, Long, Long> sum = AggregatePerWindow.of(WINDOWING, Sum.ofLongs());
     PCollectionTuple decided = in.apply(sum);
     PCollection<String> finals =
-        decided
-            .get(sum.panes())
-            .apply(
-                "Finals",
-                MapElements.into(TypeDescriptors.strings())
-                    .via(
-                        pane ->
-                            pane.getValue().getKey().isFinal()
-                                ? pane.getKey() + " " + pane.getValue().getValue()
-                                : "not final"));
+        described(
+            decided.get(sum.panes()),
+            "Finals",
+            pane ->
+                pane.getValue().getKey().isFinal()
+                    ? pane.getKey() + " " + pane.getValue().getValue()
+                    : "not final");
     PCollection<String> expired =
-        decided
-            .get(sum.expired())
-            .apply(
-                "Expired",
-                MapElements.into(TypeDescriptors.strings())
-                    .via(value -> value.getKey() + " expired " + value.getValue().value()));
+        described(
+            decided.get(sum.expired()),
+            "Expired",
+            value -> value.getKey() + " expired " + value.getValue().value());
     PAssert.that(finals).containsInAnyOrder("a 3");
     PAssert.that(expired).containsInAnyOrder("a expired 4");
+  }
+
+  private static <T> PCollection<String> described(
+      PCollection<T> values, String name, SerializableFunction<T, String> describe) {
+    return values.apply(name, MapElements.into(TypeDescriptors.strings()).via(describe));
   }
 
   @Test
