@@ -128,7 +128,7 @@ public final class AggregatePerWindow<K, V, OutputT>
                   + " has "
                   + batches.getCoder());
         }
-        return decideBatches(batches, kvCoder, KV::getKey, KV::getValue, aggregate);
+        return decideBatches(batches, kvCoder, KV::getKey, KV::getValue, aggregate, keyed());
       }
     };
   }
@@ -139,6 +139,17 @@ public final class AggregatePerWindow<K, V, OutputT>
    */
   public PTransform<PCollection<SourceBatch<V>>, PCollectionTuple> ofBatchesKeyedBy(
       SerializableFunction<V, K> keyOf, Coder<K> keyCoder) {
+    return ofBatchesKeyedBy(keyOf, keyCoder, keyed());
+  }
+
+  /**
+   * The same as {@link #ofBatchesKeyedBy(SerializableFunction, Coder)}, with the panes and expired
+   * values emitted as {@code outputs} makes them, under its tags.
+   */
+  <PaneT, ExpiredT> PTransform<PCollection<SourceBatch<V>>, PCollectionTuple> ofBatchesKeyedBy(
+      SerializableFunction<V, K> keyOf,
+      Coder<K> keyCoder,
+      PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
     return new PTransform<PCollection<SourceBatch<V>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<V>> batches) {
@@ -147,9 +158,29 @@ public final class AggregatePerWindow<K, V, OutputT>
             KvCoder.of(keyCoder, recordCoderOf(batches, "ofBatchesKeyedBy")),
             keyOf,
             value -> value,
-            aggregate);
+            aggregate,
+            outputs);
       }
     };
+  }
+
+  /**
+   * This transform, with the panes and expired values emitted as {@code outputs} makes them, under
+   * its tags.
+   */
+  <PaneT, ExpiredT> PTransform<PCollection<KV<K, V>>, PCollectionTuple> emitting(
+      PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
+    return new PTransform<PCollection<KV<K, V>>, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PCollection<KV<K, V>> input) {
+        return decideValues(input, kvCoderOf(input), aggregate, outputs);
+      }
+    };
+  }
+
+  /** The outputs of {@link #panes()} and {@link #expired()}. */
+  private PaneOutputs.Keyed<K, V, OutputT> keyed() {
+    return new PaneOutputs.Keyed<>(panes, expired);
   }
 
   /** The coder of one record of {@code batches}, which must have a {@link SourceBatch} coder. */
@@ -168,17 +199,22 @@ public final class AggregatePerWindow<K, V, OutputT>
 
   @Override
   public PCollectionTuple expand(PCollection<KV<K, V>> input) {
+    return decideValues(input, kvCoderOf(input), aggregate, keyed());
+  }
+
+  private static <K, V> KvCoder<K, V> kvCoderOf(PCollection<KV<K, V>> input) {
     if (!(input.getCoder() instanceof KvCoder<K, V> kvCoder)) {
       throw new IllegalArgumentException(
           "AggregatePerWindow needs a KvCoder on its input; " + input + " has " + input.getCoder());
     }
-    return decideValues(input, kvCoder, aggregate);
+    return kvCoder;
   }
 
-  private <AccumT> PCollectionTuple decideValues(
+  private <AccumT, PaneT, ExpiredT> PCollectionTuple decideValues(
       PCollection<KV<K, V>> input,
       KvCoder<K, V> kvCoder,
-      CombineFn<V, AccumT, OutputT> typedAggregate) {
+      CombineFn<V, AccumT, OutputT> typedAggregate,
+      PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
     PaneStep<AccumT> step =
         new PaneStep<>(input.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
     PCollection<KV<K, Contribution<V, AccumT>>> contributions =
@@ -193,15 +229,16 @@ public final class AggregatePerWindow<K, V, OutputT>
                       }
                     }))
             .setCoder(step.contributionCoder());
-    return step.decide(contributions);
+    return step.decide(contributions, outputs);
   }
 
-  private <InputT, AccumT> PCollectionTuple decideBatches(
+  private <InputT, AccumT, PaneT, ExpiredT> PCollectionTuple decideBatches(
       PCollection<SourceBatch<InputT>> batches,
       KvCoder<K, V> kvCoder,
       SerializableFunction<InputT, K> keyOf,
       SerializableFunction<InputT, V> valueOf,
-      CombineFn<V, AccumT, OutputT> typedAggregate) {
+      CombineFn<V, AccumT, OutputT> typedAggregate,
+      PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
     PaneStep<AccumT> step =
         new PaneStep<>(batches.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
     PCollection<KV<K, Contribution<V, AccumT>>> contributions =
@@ -212,7 +249,7 @@ public final class AggregatePerWindow<K, V, OutputT>
                     new GatherOnTimeFn<>(
                         windowing, typedAggregate, kvCoder.getKeyCoder(), keyOf, valueOf)))
             .setCoder(step.contributionCoder());
-    return step.decide(contributions);
+    return step.decide(contributions, outputs);
   }
 
   /**
@@ -261,7 +298,10 @@ public final class AggregatePerWindow<K, V, OutputT>
           Contribution.ContributionCoder.of(kvCoder.getValueCoder(), accumulatorCoder));
     }
 
-    PCollectionTuple decide(PCollection<KV<K, Contribution<V, AccumT>>> contributions) {
+    <PaneT, ExpiredT> PCollectionTuple decide(
+        PCollection<KV<K, Contribution<V, AccumT>>> contributions,
+        PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
+      Coder<K> keyCoder = kvCoder.getKeyCoder();
       Coder<V> valueCoder = kvCoder.getValueCoder();
       PCollectionTuple decided =
           inTheGlobalWindow(contributions)
@@ -269,20 +309,10 @@ public final class AggregatePerWindow<K, V, OutputT>
                   "DecidePanes",
                   ParDo.of(
                           new LivePanesFn<>(
-                              windowing,
-                              typedAggregate,
-                              valueCoder,
-                              accumulatorCoder,
-                              panes,
-                              expired))
-                      .withOutputTags(panes, TupleTagList.of(expired)));
-      decided
-          .get(panes)
-          .setCoder(
-              KvCoder.of(kvCoder.getKeyCoder(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
-      decided
-          .get(expired)
-          .setCoder(KvCoder.of(kvCoder.getKeyCoder(), Expired.ExpiredCoder.of(valueCoder)));
+                              windowing, typedAggregate, valueCoder, accumulatorCoder, outputs))
+                      .withOutputTags(outputs.panes(), TupleTagList.of(outputs.expired())));
+      decided.get(outputs.panes()).setCoder(outputs.paneCoder(keyCoder, outputCoder));
+      decided.get(outputs.expired()).setCoder(outputs.expiredCoder(keyCoder, valueCoder));
       return decided;
     }
   }

@@ -6,8 +6,8 @@ import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
@@ -61,25 +61,20 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
     return new PTransform<PCollection<SourceBatch<Event>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<Event>> batches) {
-        AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
-        PCollectionTuple decided =
-            batches.apply(
-                "CountAndSum", countAndSum.ofBatchesKeyedBy(Event::key, EventKey.Coder.of()));
-        return results(decided, countAndSum);
+        return batches.apply(
+            "CountAndSum",
+            countAndSum(windowing)
+                .ofBatchesKeyedBy(Event::key, EventKey.Coder.of(), new ResultsAndLate()));
       }
     };
   }
 
   @Override
   public PCollectionTuple expand(PCollection<Event> events) {
-    AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum = countAndSum(windowing);
-    PCollectionTuple decided =
-        events
-            .apply(
-                "KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptor.of(EventKey.class)))
-            .setCoder(KEYED_EVENT_CODER)
-            .apply("CountAndSum", countAndSum);
-    return results(decided, countAndSum);
+    return events
+        .apply("KeyByKey", WithKeys.of(Event::key).withKeyType(TypeDescriptor.of(EventKey.class)))
+        .setCoder(KEYED_EVENT_CODER)
+        .apply("CountAndSum", countAndSum(windowing).emitting(new ResultsAndLate()));
   }
 
   private static AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum(
@@ -87,41 +82,45 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
     return AggregatePerWindow.of(windowing, CountAndSumFn.summing(Event::value));
   }
 
-  /** The panes as {@link WindowResult}s and the expired events as {@link LateRecord}s. */
-  private static PCollectionTuple results(
-      PCollectionTuple decided, AggregatePerWindow<EventKey, Event, KV<Long, Long>> countAndSum) {
-    PCollection<WindowResult> results =
-        decided
-            .get(countAndSum.panes())
-            .apply(
-                "ToWindowResult",
-                MapElements.into(TypeDescriptor.of(WindowResult.class))
-                    .via(CountPerWindow::toWindowResult));
-    PCollection<LateRecord> late =
-        decided
-            .get(countAndSum.expired())
-            .apply(
-                "ToLateRecord",
-                MapElements.into(TypeDescriptor.of(LateRecord.class))
-                    .via(expired -> toLateRecord(expired.getValue())));
-    return PCollectionTuple.of(RESULTS, results).and(LATE, late);
-  }
+  /**
+   * The panes as {@link WindowResult}s under {@link #RESULTS} and the expired events as {@link
+   * LateRecord}s under {@link #LATE}, made by the step that decides them.
+   */
+  private static final class ResultsAndLate
+      extends PaneOutputs<EventKey, Event, KV<Long, Long>, WindowResult, LateRecord> {
 
-  private static WindowResult toWindowResult(KV<EventKey, KV<WindowPane, KV<Long, Long>>> pane) {
-    KV<Long, Long> countAndSum = pane.getValue().getValue();
-    return new WindowResult(
-        pane.getKey(), pane.getValue().getKey(), countAndSum.getKey(), countAndSum.getValue());
-  }
+    private static final long serialVersionUID = 1L;
 
-  private static LateRecord toLateRecord(Expired<Event> expired) {
-    Event event = expired.value();
-    return new LateRecord(
-        event.key(),
-        event.eventTime(),
-        expired.window().start(),
-        expired.window().end(),
-        expired.watermark(),
-        event.raw(),
-        event.source());
+    ResultsAndLate() {
+      super(RESULTS, LATE);
+    }
+
+    @Override
+    WindowResult pane(EventKey key, WindowPane pane, KV<Long, Long> countAndSum) {
+      return new WindowResult(key, pane, countAndSum.getKey(), countAndSum.getValue());
+    }
+
+    @Override
+    LateRecord expired(EventKey key, Expired<Event> expired) {
+      Event event = expired.value();
+      return new LateRecord(
+          event.key(),
+          event.eventTime(),
+          expired.window().start(),
+          expired.window().end(),
+          expired.watermark(),
+          event.raw(),
+          event.source());
+    }
+
+    @Override
+    Coder<WindowResult> paneCoder(Coder<EventKey> keyCoder, Coder<KV<Long, Long>> outputCoder) {
+      return WindowResult.Coder.of();
+    }
+
+    @Override
+    Coder<LateRecord> expiredCoder(Coder<EventKey> keyCoder, Coder<Event> valueCoder) {
+      return LateRecord.Coder.of();
+    }
   }
 }

@@ -1,7 +1,6 @@
 package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
-import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.watermark.Watermarks;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -22,7 +21,6 @@ import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.TupleTag;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
@@ -38,8 +36,8 @@ import org.joda.time.Instant;
  * due, a processing-time flush. A window's entry and timers go when it expires; a key with no open
  * window keeps nothing.
  */
-final class LivePanesFn<K, V, AccumT, OutputT>
-    extends DoFn<KV<K, Contribution<V, AccumT>>, KV<K, KV<WindowPane, OutputT>>> {
+final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
+    extends DoFn<KV<K, Contribution<V, AccumT>>, PaneT> {
 
   private static final String OPEN_WINDOWS = "openWindows";
   private static final String DEADLINE_TIMERS = "deadlines";
@@ -57,20 +55,17 @@ final class LivePanesFn<K, V, AccumT, OutputT>
   private final Counter expiredRecords = TidemarkMetrics.lateRecords();
   private final EventTimeWindowing windowing;
   private final PaneEngine<V, AccumT, OutputT> engine;
-  private final TupleTag<KV<K, KV<WindowPane, OutputT>>> panesTag;
-  private final TupleTag<KV<K, Expired<V>>> expiredTag;
+  private final PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs;
 
   LivePanesFn(
       EventTimeWindowing windowing,
       CombineFn<V, AccumT, OutputT> aggregate,
       Coder<V> valueCoder,
       Coder<AccumT> accumulatorCoder,
-      TupleTag<KV<K, KV<WindowPane, OutputT>>> panesTag,
-      TupleTag<KV<K, Expired<V>>> expiredTag) {
+      PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
     this.windowing = windowing;
     this.engine = PaneEngine.live(windowing, aggregate);
-    this.panesTag = panesTag;
-    this.expiredTag = expiredTag;
+    this.outputs = outputs;
     this.openWindowsSpec =
         StateSpecs.map(
             InstantCoder.of(), WindowState.WindowStateCoder.of(valueCoder, accumulatorCoder));
@@ -114,9 +109,9 @@ final class LivePanesFn<K, V, AccumT, OutputT>
     }
     if (arrival == Arrival.EXPIRED) {
       expiredRecords.inc();
-      out.get(expiredTag)
+      out.get(outputs.expired())
           .output(
-              KV.of(
+              outputs.expired(
                   element.getKey(),
                   new Expired<>(contribution.value(), eventTime, window, watermark)));
       return;
@@ -186,7 +181,7 @@ final class LivePanesFn<K, V, AccumT, OutputT>
 
   private void emit(K key, List<PaneEngine.Pane<OutputT>> panes, MultiOutputReceiver out) {
     for (PaneEngine.Pane<OutputT> pane : panes) {
-      out.get(panesTag).output(KV.of(key, KV.of(pane.pane(), pane.value())));
+      out.get(outputs.panes()).output(outputs.pane(key, pane.pane(), pane.value()));
     }
   }
 

@@ -1,5 +1,8 @@
 package dev.tidemark.transforms.windowing;
 
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
@@ -8,20 +11,25 @@ import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.testing.PipelineSteps;
 import dev.tidemark.transforms.testing.PresetCountPerWindow;
+import java.util.List;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
 import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -259,6 +267,32 @@ class CountPerWindowTest {
     PAssert.that(out.get(CountPerWindow.RESULTS))
         .containsInAnyOrder(result("a", 2, Timing.ON_TIME, 0, true));
     PAssert.that(out.get(CountPerWindow.LATE)).empty();
+    p.run();
+  }
+
+  @Test
+  void theEnginesPaneStepMakesTheResultsAndLateRecordsWithNoStepAfterIt(TestPipeline p) {
+    TestStream<String> stream =
+        stream()
+            .addElements(event("a", 1000))
+            .advanceWatermarkTo(BASE_TIME.plus(WINDOW).plus(ALLOWED_LATENESS).plus(1))
+            .addElements(event("a", 2000))
+            .advanceWatermarkToInfinity();
+    PCollectionTuple out = countPerWindow("engine", p, stream);
+
+    PAssert.that(out.get(CountPerWindow.RESULTS))
+        .containsInAnyOrder(result("a", 1, Timing.ON_TIME, 0, true));
+    PAssert.that(
+            out.get(CountPerWindow.LATE)
+                .apply(
+                    MapElements.into(TypeDescriptors.strings())
+                        .via(
+                            late ->
+                                late.key().text() + " late at " + late.eventTime().getMillis())))
+        .containsInAnyOrder("a late at " + BASE_TIME.plus(2000).getMillis());
+    List<String> countSteps =
+        PipelineSteps.of(p).stream().filter(step -> step.startsWith("Count/")).toList();
+    assertThat(countSteps.get(countSteps.size() - 1), equalTo("Count/CountAndSum/DecidePanes"));
     p.run();
   }
 }
