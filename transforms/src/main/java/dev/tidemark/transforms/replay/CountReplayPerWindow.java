@@ -6,14 +6,11 @@ import dev.tidemark.transforms.windowing.CountAndSumFn;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
-import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
  * A recording counted per key and window with the replay's rules ({@link ReplayPanesFn}): the
@@ -32,27 +29,16 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
-    ReplayPanes<KV<Long, Long>, KV<Long, Long>> decide =
+    ReplayPanes<KV<Long, Long>, KV<Long, Long>, WindowResult> decide =
         new ReplayPanes<>(
             List.of(KV.of("", replay)),
             windowing,
             CountAndSumFn.summing(record -> record.getValue().value()),
-            CountAndSumFn.CODER);
+            (key, pane, countAndSum) ->
+                new WindowResult(key, pane, countAndSum.getKey(), countAndSum.getValue()),
+            WindowResult.Coder.of());
     PCollectionTuple decided = begin.apply("CountPanes", decide);
-    PCollection<WindowResult> results =
-        decided
-            .get(decide.panes)
-            .apply(
-                "ToWindowResult",
-                MapElements.into(TypeDescriptor.of(WindowResult.class))
-                    .via(
-                        pane ->
-                            new WindowResult(
-                                pane.getKey(),
-                                pane.getValue().getKey(),
-                                pane.getValue().getValue().getKey(),
-                                pane.getValue().getValue().getValue())));
-    return PCollectionTuple.of(CountPerWindow.RESULTS, results)
+    return PCollectionTuple.of(CountPerWindow.RESULTS, decided.get(decide.panes))
         .and(CountPerWindow.LATE, decided.get(decide.late).apply("LateRecords", Values.create()))
         .and(ParseEvents.DEAD_LETTER, decided.get(decide.deadLetters));
   }

@@ -13,6 +13,7 @@ import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -50,12 +51,19 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
-    ReplayPanes<List<KV<Integer, Event>>, List<KV<Integer, Event>>> decide =
-        new ReplayPanes<>(
-            List.of(KV.of("Left", left), KV.of("Right", right)),
-            windowing,
-            new CollectRecordsFn(),
-            CollectRecordsFn.CODER);
+    ReplayPanes<
+            List<KV<Integer, Event>>,
+            List<KV<Integer, Event>>,
+            KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>>>
+        decide =
+            new ReplayPanes<>(
+                List.of(KV.of("Left", left), KV.of("Right", right)),
+                windowing,
+                new CollectRecordsFn(),
+                PaneFormat.keyed(),
+                KvCoder.of(
+                    EventKey.Coder.of(),
+                    KvCoder.of(WindowPane.Coder.of(), CollectRecordsFn.CODER)));
     PCollectionTuple decided = begin.apply("JoinPanes", decide);
     PCollection<JoinedRecord> joined =
         decided.get(decide.panes).apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)));

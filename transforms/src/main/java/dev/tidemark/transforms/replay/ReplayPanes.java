@@ -4,7 +4,6 @@ import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
-import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
@@ -32,15 +31,16 @@ import org.apache.beam.sdk.values.TupleTagList;
  * ReplayPanesFn}).
  *
  * @param <AccumT> what {@code aggregate} keeps per window
- * @param <OutputT> what a pane carries
+ * @param <OutputT> what the aggregate of a pane is
+ * @param <PaneT> what is emitted for a pane ({@link PaneFormat})
  */
-final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionTuple> {
+final class ReplayPanes<AccumT, OutputT, PaneT> extends PTransform<PBegin, PCollectionTuple> {
 
   /** Lines per element from a replay's source: enough that the runner's cost per element fades. */
   static final int LINES_PER_BATCH = 512;
 
-  /** Each pane: the key, and the pane with what it carries. */
-  final TupleTag<KV<EventKey, KV<WindowPane, OutputT>>> panes = new TupleTag<>();
+  /** Each pane, as the pane format makes it. */
+  final TupleTag<PaneT> panes = new TupleTag<>();
 
   /** Records whose window had expired when they arrived, with the number of their input. */
   final TupleTag<KV<Integer, LateRecord>> late = new TupleTag<>();
@@ -51,21 +51,25 @@ final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionT
   private final List<KV<String, Replay>> inputs;
   private final EventTimeWindowing windowing;
   private final CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate;
-  private final Coder<OutputT> outputCoder;
+  private final PaneFormat<OutputT, PaneT> paneFormat;
+  private final Coder<PaneT> paneCoder;
 
   /**
    * @param inputs the recordings, each with the name of its steps; a record's input number is its
    *     recording's place in this list
+   * @param paneFormat what the pane step emits for a pane, which {@code paneCoder} encodes
    */
   ReplayPanes(
       List<KV<String, Replay>> inputs,
       EventTimeWindowing windowing,
       CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
-      Coder<OutputT> outputCoder) {
+      PaneFormat<OutputT, PaneT> paneFormat,
+      Coder<PaneT> paneCoder) {
     this.inputs = inputs;
     this.windowing = windowing;
     this.aggregate = aggregate;
-    this.outputCoder = outputCoder;
+    this.paneFormat = paneFormat;
+    this.paneCoder = paneCoder;
   }
 
   @Override
@@ -107,14 +111,13 @@ final class ReplayPanes<AccumT, OutputT> extends PTransform<PBegin, PCollectionT
       allLate = allLate.and(split.get(late));
       allDead = allDead.and(split.get(deadLetters));
     }
-    PCollection<KV<EventKey, KV<WindowPane, OutputT>>> decided =
+    PCollection<PaneT> decided =
         allGathered
             .apply("AllInputs", Flatten.pCollections())
             .apply(
                 "DecidePanes",
-                ParDo.of(new ReplayPanesFn<>(windowing, aggregate, accumulatorCoder)));
-    decided.setCoder(
-        KvCoder.of(EventKey.Coder.of(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
+                ParDo.of(new ReplayPanesFn<>(windowing, aggregate, accumulatorCoder, paneFormat)));
+    decided.setCoder(paneCoder);
     return PCollectionTuple.of(panes, decided)
         .and(late, allLate.apply("AllLate", Flatten.pCollections()))
         .and(deadLetters, allDead.apply("AllDeadLetters", Flatten.pCollections()));

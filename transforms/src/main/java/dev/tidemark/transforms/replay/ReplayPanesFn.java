@@ -2,7 +2,6 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.KeyedPaneState;
 import dev.tidemark.transforms.windowing.PaneEngine;
@@ -62,8 +61,8 @@ import org.joda.time.Instant;
  * time (those within {@code maxOutOfOrderness + size + allowedLateness} of the replay's watermark),
  * not the length of the recording. Once a key has no open window, it has no state and no timer.
  */
-final class ReplayPanesFn<AccumT, OutputT>
-    extends DoFn<KV<EventKey, WindowRecords<AccumT>>, KV<EventKey, KV<WindowPane, OutputT>>> {
+final class ReplayPanesFn<AccumT, OutputT, PaneT>
+    extends DoFn<KV<EventKey, WindowRecords<AccumT>>, PaneT> {
 
   private static final Comparator<KV<Integer, Event>> BY_ARRIVAL =
       Comparator.<KV<Integer, Event>, Long>comparing(
@@ -92,12 +91,15 @@ final class ReplayPanesFn<AccumT, OutputT>
   private final TimerSpec flushTimersSpec = TimerSpecs.timerMap(TimeDomain.PROCESSING_TIME);
 
   private final PaneEngine<KV<Integer, Event>, AccumT, OutputT> engine;
+  private final PaneFormat<OutputT, PaneT> format;
 
   ReplayPanesFn(
       EventTimeWindowing windowing,
       CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
-      Coder<AccumT> accumulatorCoder) {
+      Coder<AccumT> accumulatorCoder,
+      PaneFormat<OutputT, PaneT> format) {
     this.engine = PaneEngine.replay(windowing, aggregate, ARRIVAL_ORDER);
+    this.format = format;
     this.openWindowsSpec =
         StateSpecs.map(
             InstantCoder.of(),
@@ -142,7 +144,7 @@ final class ReplayPanesFn<AccumT, OutputT>
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
-      OutputReceiver<KV<EventKey, KV<WindowPane, OutputT>>> out) {
+      OutputReceiver<PaneT> out) {
     @Nullable WindowState<KV<Integer, Event>, AccumT> open =
         openWindows.get(KeyedPaneState.windowStartOf(tag)).read();
     if (open == null) {
@@ -161,16 +163,13 @@ final class ReplayPanesFn<AccumT, OutputT>
       @TimerId String tag,
       @Key EventKey key,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
-      OutputReceiver<KV<EventKey, KV<WindowPane, OutputT>>> out) {
+      OutputReceiver<PaneT> out) {
     emit(key, KeyedPaneState.onFlushTimer(engine, tag, openWindows), out);
   }
 
-  private static <OutputT> void emit(
-      EventKey key,
-      List<PaneEngine.Pane<OutputT>> panes,
-      OutputReceiver<KV<EventKey, KV<WindowPane, OutputT>>> out) {
+  private void emit(EventKey key, List<PaneEngine.Pane<OutputT>> panes, OutputReceiver<PaneT> out) {
     for (PaneEngine.Pane<OutputT> pane : panes) {
-      out.output(KV.of(key, KV.of(pane.pane(), pane.value())));
+      out.output(format.of(key, pane.pane(), pane.value()));
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.replay;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
@@ -24,6 +25,7 @@ import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.InMemoryLines;
+import dev.tidemark.transforms.testing.PipelineSteps;
 import dev.tidemark.transforms.testing.ReplayReference;
 import dev.tidemark.transforms.testing.ReplayReference.Recording;
 import dev.tidemark.transforms.testing.Runners;
@@ -106,6 +108,12 @@ class ReplayTest {
     Collected panes = collect(counted.get(CountPerWindow.RESULTS), ReplayTest::describe);
     Collected late = collectLate(counted);
     Collected dead = collectDead(counted);
+    // The pane step makes the results itself: outside it only the late records have a step.
+    assertThat(
+        PipelineSteps.of(pipeline).stream()
+            .filter(step -> step.startsWith("Count/") && !step.startsWith("Count/CountPanes"))
+            .toList(),
+        everyItem(startsWith("Count/LateRecords")));
 
     PipelineResult result = pipeline.run();
     assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
