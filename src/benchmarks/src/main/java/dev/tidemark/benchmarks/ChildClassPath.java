@@ -6,10 +6,10 @@ import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Enumeration;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
 
 /**
  * The class path each child JVM of the benchmark runs on.
@@ -38,8 +38,8 @@ final class ChildClassPath {
   }
 
   /**
-   * {@code tidemark.jar} and the benchmark's classes, copied into {@code directory} once per run of
-   * the benchmark when they are in a jar.
+   * {@code tidemark.jar} and the benchmark's classes, copied into a jar in {@code directory} once
+   * per run of the benchmark when they are in a jar.
    *
    * @throws IllegalStateException when {@code tidemark.jar} is not where it should be
    */
@@ -69,24 +69,29 @@ final class ChildClassPath {
         .toAbsolutePath();
   }
 
-  /** The directory of the benchmark's classes: its own when run from one, else a copy. */
+  /**
+   * The benchmark's classes: its own directory when it runs from one, else a jar of them copied out
+   * of its jar. A jar, not a directory, because a class-data archive ({@code --startupArchives})
+   * can hold only classes from jars.
+   */
   private static Path benchmarkClasses(Path directory) throws IOException {
     Path codeSource = codeSource();
     if (Files.isDirectory(codeSource)) {
       return codeSource;
     }
-    Path classes = directory.resolve("benchmark-classes");
-    try (JarFile jar = new JarFile(codeSource.toFile())) {
+    Path classes = directory.resolve("benchmark-classes.jar");
+    try (JarFile jar = new JarFile(codeSource.toFile());
+        JarOutputStream copy = new JarOutputStream(Files.newOutputStream(classes))) {
       for (Enumeration<JarEntry> entries = jar.entries(); entries.hasMoreElements(); ) {
         JarEntry entry = entries.nextElement();
         if (entry.isDirectory() || !entry.getName().startsWith(BENCHMARK_CLASSES)) {
           continue;
         }
-        Path target = classes.resolve(entry.getName());
-        Files.createDirectories(target.getParent());
+        copy.putNextEntry(new JarEntry(entry.getName()));
         try (InputStream in = jar.getInputStream(entry)) {
-          Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+          in.transferTo(copy);
         }
+        copy.closeEntry();
       }
     }
     return classes;
