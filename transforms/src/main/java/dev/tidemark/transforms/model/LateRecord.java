@@ -11,6 +11,7 @@ import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.TypeDescriptor;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
@@ -49,6 +50,18 @@ public record LateRecord(
       Instant watermark,
       String record) {
     this(key, eventTime, windowStart, windowEnd, watermark, record, null);
+  }
+
+  /** {@code event}, which came after its {@code window} had expired under {@code watermark}. */
+  public static LateRecord of(Event event, IntervalWindow window, Instant watermark) {
+    return new LateRecord(
+        event.key(),
+        event.eventTime(),
+        window.start(),
+        window.end(),
+        watermark,
+        event.raw(),
+        event.source());
   }
 
   /** How far behind the watermark the record's event time was. */

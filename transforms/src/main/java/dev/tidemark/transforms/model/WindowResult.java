@@ -9,6 +9,7 @@ import org.apache.beam.sdk.coders.CoderProvider;
 import org.apache.beam.sdk.coders.CoderProviders;
 import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
@@ -27,6 +28,11 @@ public record WindowResult(EventKey key, WindowPane pane, long count, long sum) 
   public WindowResult {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(pane, "pane");
+  }
+
+  /** The pane of {@code key} whose count and sum are {@code countAndSum}'s key and value. */
+  public static WindowResult of(EventKey key, WindowPane pane, KV<Long, Long> countAndSum) {
+    return new WindowResult(key, pane, countAndSum.getKey(), countAndSum.getValue());
   }
 
   @Override

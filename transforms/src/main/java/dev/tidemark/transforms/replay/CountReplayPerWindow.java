@@ -34,8 +34,7 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
             List.of(KV.of("", replay)),
             windowing,
             CountAndSumFn.summing(record -> record.getValue().value()),
-            (key, pane, countAndSum) ->
-                new WindowResult(key, pane, countAndSum.getKey(), countAndSum.getValue()),
+            WindowResult::of,
             WindowResult.Coder.of());
     PCollectionTuple decided = begin.apply("CountPanes", decide);
     return PCollectionTuple.of(CountPerWindow.RESULTS, decided.get(decide.panes))

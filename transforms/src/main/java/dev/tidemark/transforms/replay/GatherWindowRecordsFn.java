@@ -101,18 +101,7 @@ final class GatherWindowRecordsFn<AccumT>
       Arrival verdict = Arrival.of(windowing, window, arrival);
       if (verdict == Arrival.EXPIRED) {
         lateRecords.inc();
-        out.get(lateTag)
-            .output(
-                KV.of(
-                    input,
-                    new LateRecord(
-                        event.key(),
-                        event.eventTime(),
-                        window.start(),
-                        window.end(),
-                        arrival,
-                        event.raw(),
-                        event.source())));
+        out.get(lateTag).output(KV.of(input, LateRecord.of(event, window, arrival)));
         continue;
       }
       KeyAndWindow keyAndWindow = new KeyAndWindow(event.key(), window.start().getMillis());

@@ -41,16 +41,7 @@ final class CaptureLateDataFn extends DoFn<KV<EventKey, Event>, Event> {
     IntervalWindow window = windowing.windowOf(event.eventTime());
     if (windowing.isExpired(window, watermark)) {
       lateRecords.inc();
-      out.get(CaptureLateData.LATE)
-          .output(
-              new LateRecord(
-                  event.key(),
-                  event.eventTime(),
-                  window.start(),
-                  window.end(),
-                  watermark,
-                  event.raw(),
-                  event.source()));
+      out.get(CaptureLateData.LATE).output(LateRecord.of(event, window, watermark));
     } else {
       out.get(CaptureLateData.ACCEPTED).output(event);
     }

@@ -97,20 +97,12 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
 
     @Override
     WindowResult pane(EventKey key, WindowPane pane, KV<Long, Long> countAndSum) {
-      return new WindowResult(key, pane, countAndSum.getKey(), countAndSum.getValue());
+      return WindowResult.of(key, pane, countAndSum);
     }
 
     @Override
     LateRecord expired(EventKey key, Expired<Event> expired) {
-      Event event = expired.value();
-      return new LateRecord(
-          event.key(),
-          event.eventTime(),
-          expired.window().start(),
-          expired.window().end(),
-          expired.watermark(),
-          event.raw(),
-          event.source());
+      return LateRecord.of(expired.value(), expired.window(), expired.watermark());
     }
 
     @Override
