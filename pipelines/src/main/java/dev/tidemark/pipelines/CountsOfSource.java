@@ -2,6 +2,7 @@ package dev.tidemark.pipelines;
 
 import dev.tidemark.pipelines.io.PaneRules;
 import dev.tidemark.pipelines.io.Source;
+import dev.tidemark.pipelines.io.SourceRead;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.windowing.CountPerWindow;
@@ -18,8 +19,9 @@ import org.apache.beam.sdk.values.PCollectionTuple;
  * <ul>
  *   <li>a live source is read and parsed, then its events' panes are decided by the live rules
  *       ({@link CountPerWindow}), which judge each record by the watermark of the step that decides
- *       its window; a source that reads in batches (Kafka) gives batches of events, whose records
- *       the batch's watermark bound proves on time are counted before the shuffle;
+ *       its window; a source that reads in batches (Kafka) gives batches of raw records, which the
+ *       counting step parses as it gathers them, and whose records the batch's watermark bound
+ *       proves on time it counts before the shuffle ({@link SourceRead.Batches});
  *   <li>a recording ({@link Source#replay}) is read, parsed and decided in one step with the
  *       replay's rules ({@link Replay#countPerWindow}): each record is judged by the watermark it
  *       met at its source, which only the reader knows, so reading and deciding are not separate.
@@ -41,16 +43,26 @@ final class CountsOfSource extends PTransform<PBegin, PCollectionTuple> {
     if (replay.isPresent()) {
       return begin.apply("ReplayAndDecidePanes", replay.get().countPerWindow(settings.windowing()));
     }
-    PCollectionTuple parsed =
-        begin.apply("ReadAndParse", source.read(settings.format(), settings.eventTime()));
+    SourceRead read = source.read(settings.format(), settings.eventTime());
+    if (read instanceof SourceRead.Batches<?> batches) {
+      return decideBatches(begin, batches);
+    }
+    PCollectionTuple parsed = begin.apply("ReadAndParse", read.events());
     PCollectionTuple decided =
-        parsed.has(ParseEvents.EVENT_BATCHES)
-            ? parsed
-                .get(ParseEvents.EVENT_BATCHES)
-                .apply("DecidePanes", CountPerWindow.ofBatches(settings.windowing()))
-            : parsed
-                .get(ParseEvents.EVENTS)
-                .apply("DecidePanes", CountPerWindow.of(settings.windowing()));
+        parsed
+            .get(ParseEvents.EVENTS)
+            .apply("DecidePanes", CountPerWindow.of(settings.windowing()));
     return decided.and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
+  }
+
+  /** The batches read, then parsed, gathered and decided; the step names are the parsed path's. */
+  private <RecordT> PCollectionTuple decideBatches(
+      PBegin begin, SourceRead.Batches<RecordT> batches) {
+    return begin
+        .apply("ReadAndParse", batches.batches())
+        .apply(
+            "DecidePanes",
+            CountPerWindow.ofBatchesParsedBy(
+                settings.windowing(), batches.parser(), ParseEvents.DEAD_LETTER));
   }
 }

@@ -140,9 +140,10 @@ public final class JoinPipeline {
   /** The join with the live rules, when at least one side is live. */
   private static PCollectionTuple joinLive(Pipeline pipeline, Settings settings) {
     PCollectionTuple parsedOrders =
-        pipeline.apply("ReadOrders", settings.orders().read(ORDERS, settings.eventTime()));
+        pipeline.apply("ReadOrders", settings.orders().read(ORDERS, settings.eventTime()).events());
     PCollectionTuple parsedCoupons =
-        pipeline.apply("ReadCoupons", settings.coupons().read(COUPONS, settings.eventTime()));
+        pipeline.apply(
+            "ReadCoupons", settings.coupons().read(COUPONS, settings.eventTime()).events());
     return PCollectionTuple.of(LeftJoinPerWindow.LEFT, parsedOrders.get(ParseEvents.EVENTS))
         .and(LeftJoinPerWindow.RIGHT, parsedCoupons.get(ParseEvents.EVENTS))
         .apply("LeftJoin", LeftJoinPerWindow.of(settings.windowing(), MERGE))

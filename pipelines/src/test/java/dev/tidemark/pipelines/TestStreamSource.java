@@ -2,6 +2,7 @@ package dev.tidemark.pipelines;
 
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.io.Source;
+import dev.tidemark.pipelines.io.SourceRead;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import org.apache.beam.sdk.testing.TestStream;
@@ -18,13 +19,14 @@ record TestStreamSource(TestStream<String> stream) implements Source {
   }
 
   @Override
-  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
+  public SourceRead read(EventFormat format, EventTimeSettings settings) {
     ParseEvents<String> parse = ParseEvents.with(format);
-    return new PTransform<PBegin, PCollectionTuple>() {
-      @Override
-      public PCollectionTuple expand(PBegin begin) {
-        return begin.apply("Stream", stream).apply("Parse", parse);
-      }
-    };
+    return new SourceRead.Parsed(
+        new PTransform<PBegin, PCollectionTuple>() {
+          @Override
+          public PCollectionTuple expand(PBegin begin) {
+            return begin.apply("Stream", stream).apply("Parse", parse);
+          }
+        });
   }
 }

@@ -4,6 +4,7 @@ import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
 import dev.tidemark.transforms.io.kafka.ReadKafkaInBatches;
+import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.Replay;
@@ -15,7 +16,7 @@ import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PBegin;
-import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -100,26 +101,27 @@ public final class KafkaSource implements Source {
   public record Snapshot(Replay replay, List<String> about) {}
 
   /**
-   * {@code ParseEvents.EVENT_BATCHES} and {@code ParseEvents.DEAD_LETTER}: the topic read in
-   * batches ({@link ReadKafkaInBatches}), each record parsed once in its batch, so the count after
-   * it can aggregate what a batch's watermark bound proves on time before the shuffle.
+   * The topic read in batches ({@link ReadKafkaInBatches}), and the parse of each record, which the
+   * counting step runs as it gathers a batch, so that it can aggregate what the batch's watermark
+   * bound proves on time before the shuffle with no step before it ({@link SourceRead}). Each value
+   * is parsed once, by the deserializer, for the timestamp policy and this parse both.
    */
   @Override
-  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
+  public SourceRead read(EventFormat format, EventTimeSettings settings) {
     settings.requireNoPartitionField("a Kafka source reads each partition with its own watermark");
     KafkaIO.Read<byte[], KafkaText> read = kafkaRead(format, settings);
     ParseEvents<KafkaRecord<byte[], KafkaText>> parse =
         ParseEvents.<KafkaRecord<byte[], KafkaText>>withPositions(format, KafkaArrivedLines::of)
             .withMaxFutureSkew(settings.maxFutureSkew());
-    return new PTransform<PBegin, PCollectionTuple>() {
-      @Override
-      public PCollectionTuple expand(PBegin begin) {
-        // Each record keeps where it is, so a dead letter or a late record can be found again.
-        return begin
-            .apply("ReadKafka", ReadKafkaInBatches.of(read))
-            .apply("Parse", parse.inBatches());
-      }
-    };
+    return new SourceRead.Batches<>(
+        new PTransform<PBegin, PCollection<SourceBatch<KafkaRecord<byte[], KafkaText>>>>() {
+          @Override
+          public PCollection<SourceBatch<KafkaRecord<byte[], KafkaText>>> expand(PBegin begin) {
+            // Each record keeps where it is, so a dead letter or a late record can be found again.
+            return begin.apply("ReadKafka", ReadKafkaInBatches.of(read));
+          }
+        },
+        parse);
   }
 
   /** Every partition of the topic, each record's event time from its value. */

@@ -8,9 +8,6 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.JsonFieldText;
 import dev.tidemark.transforms.replay.Replay;
 import java.util.Optional;
-import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.values.PBegin;
-import org.apache.beam.sdk.values.PCollectionTuple;
 import org.joda.time.Duration;
 
 /**
@@ -56,7 +53,7 @@ final class RecordedSource implements Source {
   }
 
   @Override
-  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
-    return replay(format, settings).orElseThrow().readAndParse();
+  public SourceRead read(EventFormat format, EventTimeSettings settings) {
+    return new SourceRead.Parsed(replay(format, settings).orElseThrow().readAndParse());
   }
 }

@@ -38,7 +38,7 @@ public final class SocketSource implements Source {
   }
 
   @Override
-  public PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings) {
+  public SourceRead read(EventFormat format, EventTimeSettings settings) {
     settings.requireNoPartitionField("a socket is one input");
     ReadSocketLines socket =
         ReadSocketLines.from(host, port)
@@ -50,11 +50,12 @@ public final class SocketSource implements Source {
     ReadSocketLines lines = reconnect ? socket : socket.endWhenClosed();
     ParseEvents<ArrivedLine> parse =
         ParseEvents.withPositions(format).withMaxFutureSkew(settings.maxFutureSkew());
-    return new PTransform<PBegin, PCollectionTuple>() {
-      @Override
-      public PCollectionTuple expand(PBegin begin) {
-        return begin.apply("ReadSocket", lines).apply("Parse", parse);
-      }
-    };
+    return new SourceRead.Parsed(
+        new PTransform<PBegin, PCollectionTuple>() {
+          @Override
+          public PCollectionTuple expand(PBegin begin) {
+            return begin.apply("ReadSocket", lines).apply("Parse", parse);
+          }
+        });
   }
 }

@@ -4,9 +4,6 @@ import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.replay.Replay;
 import java.util.Optional;
-import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.values.PBegin;
-import org.apache.beam.sdk.values.PCollectionTuple;
 
 /**
  * Where a pipeline's records come from: one class per scheme of {@link SourceUri}, or, in a test, a
@@ -30,12 +27,12 @@ public interface Source {
   }
 
   /**
-   * The transform that reads and parses the records, applied to a pipeline's beginning: {@code
-   * ParseEvents.EVENTS}, or {@code ParseEvents.EVENT_BATCHES} for a source that reads in batches,
-   * and {@code ParseEvents.DEAD_LETTER}.
+   * How the records are read and parsed: a transform applied to a pipeline's beginning that gives
+   * {@code ParseEvents.EVENTS} and {@code ParseEvents.DEAD_LETTER}, or, for a source that reads in
+   * batches, the read of the batches and the parse of their records ({@link SourceRead}).
    *
    * @throws dev.tidemark.pipelines.config.ConfigurationException if an option the source needs is
    *     wrong
    */
-  PTransform<PBegin, PCollectionTuple> read(EventFormat format, EventTimeSettings settings);
+  SourceRead read(EventFormat format, EventTimeSettings settings);
 }

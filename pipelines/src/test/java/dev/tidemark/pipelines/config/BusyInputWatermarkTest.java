@@ -4,9 +4,9 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.tidemark.transforms.io.BatchingUnboundedSource;
-import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.parse.CsvEventFormat;
+import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.windowing.CountPerWindow;
@@ -20,6 +20,7 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -38,13 +39,15 @@ import org.junit.jupiter.api.Test;
  * bundle by then, so it is a bundle that ends by count that hands it on: with Beam's 1,000-element
  * bundles, once every 1,000 batches of up to 512 records.
  *
- * <p>The source reads a batch of 512 records every 10 ms or so without ever returning empty, and
- * plants one record 150 s of event time behind the others as its 300,000th, in batch 586. With
- * bundles of {@link RunnerSettings#MAX_BUNDLE_ELEMENTS} batches, the watermark that reaches the
- * step that decides panes is at most that many batches, plus the source's own 200 ms between
- * watermarks, behind the records: the planted record's window has closed when it comes, and it is
- * late (Flink delivers a watermark and the records sent after it in order). With Beam's 1,000 it
- * was on time in two runs of three, and no record was late.
+ * <p>The source reads a batch of 512 raw lines every 10 ms or so without ever returning empty, and
+ * plants one record 150 s of event time behind the others as its 300,000th, in batch 586. The lines
+ * are parsed in the step that gathers them before the shuffle, as a Kafka topic's are ({@code
+ * CountPerWindow.ofBatchesParsedBy}): that step is the only one between the source and the step
+ * that decides panes. With bundles of {@link RunnerSettings#MAX_BUNDLE_ELEMENTS} batches, the
+ * watermark that reaches the step that decides panes is at most that many batches, plus the
+ * source's own time between watermarks, behind the records: the planted record's window has closed
+ * when it comes, and it is late (Flink delivers a watermark and the records sent after it in
+ * order). With Beam's 1,000 it was on time in two runs of three, and no record was late.
  */
 class BusyInputWatermarkTest {
 
@@ -67,10 +70,13 @@ class BusyInputWatermarkTest {
 
     Pipeline pipeline = Pipeline.create(options);
     pipeline
-        .apply("Endless", Read.from(BatchingUnboundedSource.of(new EndlessEvents(), 512)))
+        .apply("Endless", Read.from(BatchingUnboundedSource.of(new EndlessLines(), 512)))
         .apply(
             "DecidePanes",
-            CountPerWindow.ofBatches(EventTimeWindowing.fixed(Duration.standardSeconds(1))))
+            CountPerWindow.ofBatchesParsedBy(
+                EventTimeWindowing.fixed(Duration.standardSeconds(1)),
+                ParseEvents.with(CsvEventFormat.keyAndTime()).inTheGatheringStep(),
+                ParseEvents.DEAD_LETTER))
         .get(CountPerWindow.LATE)
         .apply("Record", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
         .apply("Collect", late.sink());
@@ -79,32 +85,41 @@ class BusyInputWatermarkTest {
       late.awaitUntil(records -> !records.isEmpty(), 120_000);
       List<String> records = late.snapshot();
       assertThat(
-          "late records (the number each was read as) while the source never paused",
+          "late records while the source never paused",
           records,
-          hasItem(Long.toString(PLANTED)));
+          hasItem(EndlessLines.line(PLANTED)));
     } finally {
       Runners.cancel(result);
     }
   }
 
   /**
-   * A source that has a next record at every call, up to 350,000, and takes 10 ms over each 512th,
-   * as a reader that waits for its broker would, without returning empty: one key, one record per
+   * A source that has a next line at every call, up to 350,000, and takes 10 ms over each 512th, as
+   * a reader that waits for its broker would, without returning empty: one key, one record per
    * millisecond of event time, except {@link #PLANTED}, which is {@link #PLANTED_BEHIND} behind;
-   * its watermark is just behind the newest event time. Each record's text is its number.
+   * its watermark is just behind the newest event time. Each line is {@code key,event time}.
    */
-  private static final class EndlessEvents extends UnboundedSource<Event, NoCheckpoint> {
+  private static final class EndlessLines extends UnboundedSource<String, NoCheckpoint> {
     private static final long RECORDS = 350_000;
     private static final long PAUSE_EVERY = 512;
     private static final long PAUSE_NANOS = 10_000_000;
 
+    /** The line of record {@code number}. */
+    static String line(long number) {
+      return "k," + eventTime(number);
+    }
+
+    private static long eventTime(long number) {
+      return number == PLANTED ? START + number - PLANTED_BEHIND.getMillis() : START + number;
+    }
+
     @Override
-    public List<EndlessEvents> split(int desiredNumSplits, PipelineOptions options) {
+    public List<EndlessLines> split(int desiredNumSplits, PipelineOptions options) {
       return List.of(this);
     }
 
     @Override
-    public UnboundedReader<Event> createReader(
+    public UnboundedReader<String> createReader(
         PipelineOptions options, @Nullable NoCheckpoint checkpointMark) {
       return new Reader();
     }
@@ -115,15 +130,15 @@ class BusyInputWatermarkTest {
     }
 
     @Override
-    public Coder<Event> getOutputCoder() {
-      return Event.Coder.of();
+    public Coder<String> getOutputCoder() {
+      return StringUtf8Coder.of();
     }
 
-    private final class Reader extends UnboundedReader<Event> {
-      private final EventKey key = EventKey.of("k");
+    private final class Reader extends UnboundedReader<String> {
       private long next;
       private long newest = START - 1;
-      private @Nullable Event current;
+      private long currentTime;
+      private @Nullable String current;
 
       @Override
       public boolean start() {
@@ -140,15 +155,14 @@ class BusyInputWatermarkTest {
         if (number % PAUSE_EVERY == 0) {
           LockSupport.parkNanos(PAUSE_NANOS);
         }
-        long eventTime =
-            number == PLANTED ? START + number - PLANTED_BEHIND.getMillis() : START + number;
-        newest = Math.max(newest, eventTime);
-        current = new Event(key, new Instant(eventTime), 1, Long.toString(number));
+        currentTime = eventTime(number);
+        newest = Math.max(newest, currentTime);
+        current = line(number);
         return true;
       }
 
       @Override
-      public Event getCurrent() {
+      public String getCurrent() {
         if (current == null) {
           throw new NoSuchElementException();
         }
@@ -157,7 +171,8 @@ class BusyInputWatermarkTest {
 
       @Override
       public Instant getCurrentTimestamp() {
-        return getCurrent().eventTime();
+        getCurrent();
+        return new Instant(currentTime);
       }
 
       @Override
@@ -171,8 +186,8 @@ class BusyInputWatermarkTest {
       }
 
       @Override
-      public UnboundedSource<Event, ?> getCurrentSource() {
-        return EndlessEvents.this;
+      public UnboundedSource<String, ?> getCurrentSource() {
+        return EndlessLines.this;
       }
 
       @Override

@@ -12,9 +12,9 @@ import org.joda.time.Instant;
 
 /**
  * One record's parse as {@link ParseEvents} does it, counted in tidemark's metrics: the event, or
- * its dead letter with the reason. The one rule of {@link ParseEventFn} and {@link ParseBatchFn}.
- * The caller counts the records in ({@link #countIn}), a batch's at once: a Beam counter looks
- * itself up in the step's metrics at every increment.
+ * its dead letter with the reason. The one rule of {@link ParseEventFn} and {@link
+ * ParseInGatherStep}. The caller counts the records in ({@link #countIn}), a batch's at once: a
+ * Beam counter looks itself up in the step's metrics at every increment.
  */
 final class CountedParse implements Serializable {
 

@@ -5,6 +5,7 @@ import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
+import dev.tidemark.transforms.windowing.RecordParser;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -39,10 +40,6 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
 
   /** Records that could not be parsed: the raw text and the reason. */
   public static final TupleTag<DeadLetter> DEAD_LETTER = new TupleTag<DeadLetter>() {};
-
-  /** Parsed events of a batch of records ({@link #inBatches}), each at its event time. */
-  public static final TupleTag<SourceBatch<Event>> EVENT_BATCHES =
-      new TupleTag<SourceBatch<Event>>() {};
 
   private final EventFormat format;
   private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;
@@ -86,23 +83,29 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   }
 
   /**
-   * The same parse for records that come in {@link SourceBatch}es: {@link #EVENT_BATCHES}, a batch
-   * of the events of each batch that has any, with the batch's watermark bound, and {@link
-   * #DEAD_LETTER}.
+   * The same parse for records that come in {@link SourceBatch}es, run in the step that counts them
+   * before the shuffle ({@code CountPerWindow.ofBatchesParsedBy}): each record's event at its event
+   * time, or its dead letter to that step's rejected output. On Flink a parse step of its own there
+   * would hold back the watermark while the source never pauses ({@link RecordParser}).
+   */
+  public RecordParser<InputT, Event, DeadLetter> inTheGatheringStep() {
+    return new ParseInGatherStep<>(ArrivedLineParser.of(format, clockSkewGuard), toArrivedLine);
+  }
+
+  /**
+   * The same parse for records that come in {@link SourceBatch}es, for a step that takes events one
+   * by one (a join): {@link #EVENTS}, each at its event time, and {@link #DEAD_LETTER}. A count
+   * parses them in its own gathering step instead ({@link #inTheGatheringStep}).
    */
   public PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple> inBatches() {
-    ArrivedLineParser parser = ArrivedLineParser.of(format, clockSkewGuard);
-    SerializableFunction<InputT, ArrivedLine> toLine = toArrivedLine;
+    RecordParser<InputT, Event, DeadLetter> parser = inTheGatheringStep();
     return new PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<InputT>> batches) {
-        PCollectionTuple parsed =
-            batches.apply(
-                "ParseBatch",
-                ParDo.of(new ParseBatchFn<>(parser, toLine))
-                    .withOutputTags(EVENT_BATCHES, TupleTagList.of(DEAD_LETTER)));
-        parsed.get(EVENT_BATCHES).setCoder(SourceBatch.SourceBatchCoder.of(Event.Coder.of()));
-        return parsed;
+        return batches.apply(
+            "ParseBatch",
+            ParDo.of(new ParseBatchRecordsFn<>(parser))
+                .withOutputTags(EVENTS, TupleTagList.of(DEAD_LETTER)));
       }
     };
   }

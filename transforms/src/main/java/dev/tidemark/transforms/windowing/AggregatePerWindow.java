@@ -22,6 +22,7 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.WindowingStrategy;
 import org.apache.beam.sdk.values.WindowingStrategy.AccumulationMode;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
@@ -75,7 +76,9 @@ import org.joda.time.Duration;
  * a backlog) hands it on only when a bundle ends by count, every 1,000 elements by default. Windows
  * then close only that often, and stay open, with EARLY panes, until the backlog is read. Set
  * {@code --maxBundleTimeMills=100} too: once a step's input pauses, it holds its last panes and the
- * watermark until its bundle ends by time, a second by default.
+ * watermark until its bundle ends by time, a second by default. Put no step of your own between a
+ * batching source and {@link #ofBatches()}: parse there with {@link #ofBatchesParsedBy} ({@link
+ * RecordParser} says why).
  *
  * @param <K> the key, whose coder must be deterministic
  * @param <V> the value
@@ -128,7 +131,17 @@ public final class AggregatePerWindow<K, V, OutputT>
                   + " has "
                   + batches.getCoder());
         }
-        return decideBatches(batches, kvCoder, KV::getKey, KV::getValue, aggregate, keyed());
+        return decideBatches(
+            batches,
+            kvCoder,
+            new BatchReading<>(
+                GatherOnTimeFn.<KV<K, V>>everyRecord(),
+                KV::getKey,
+                KV::getValue,
+                new TupleTag<>(),
+                null),
+            aggregate,
+            keyed());
       }
     };
   }
@@ -156,8 +169,52 @@ public final class AggregatePerWindow<K, V, OutputT>
         return decideBatches(
             batches,
             KvCoder.of(keyCoder, recordCoderOf(batches, "ofBatchesKeyedBy")),
-            keyOf,
-            value -> value,
+            new BatchReading<>(
+                GatherOnTimeFn.<V>everyRecord(), keyOf, value -> value, new TupleTag<>(), null),
+            aggregate,
+            outputs);
+      }
+    };
+  }
+
+  /**
+   * The same as {@link #ofBatchesKeyedBy(SerializableFunction, Coder)} for batches of raw records,
+   * each turned into a value, whose coder is {@code valueCoder}, by {@code parser} in the step that
+   * gathers them: on Flink a parse step of its own before it would hold back the watermark while
+   * the source never pauses ({@link RecordParser} says why). The output also has {@code rejected}:
+   * the rejects of the records {@code parser} has no value for, coded by {@code rejectCoder}.
+   */
+  public <RecordT, RejectT>
+      PTransform<PCollection<SourceBatch<RecordT>>, PCollectionTuple> ofBatchesParsedBy(
+          RecordParser<RecordT, V, RejectT> parser,
+          Coder<V> valueCoder,
+          SerializableFunction<V, K> keyOf,
+          Coder<K> keyCoder,
+          TupleTag<RejectT> rejected,
+          Coder<RejectT> rejectCoder) {
+    return ofBatchesParsedBy(parser, valueCoder, keyOf, keyCoder, rejected, rejectCoder, keyed());
+  }
+
+  /**
+   * The same as {@link #ofBatchesParsedBy(RecordParser, Coder, SerializableFunction, Coder,
+   * TupleTag, Coder)}, with the panes and expired values emitted as {@code outputs} makes them.
+   */
+  <RecordT, RejectT, PaneT, ExpiredT>
+      PTransform<PCollection<SourceBatch<RecordT>>, PCollectionTuple> ofBatchesParsedBy(
+          RecordParser<RecordT, V, RejectT> parser,
+          Coder<V> valueCoder,
+          SerializableFunction<V, K> keyOf,
+          Coder<K> keyCoder,
+          TupleTag<RejectT> rejected,
+          Coder<RejectT> rejectCoder,
+          PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
+    return new PTransform<PCollection<SourceBatch<RecordT>>, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PCollection<SourceBatch<RecordT>> batches) {
+        return decideBatches(
+            batches,
+            KvCoder.of(keyCoder, valueCoder),
+            new BatchReading<>(parser, keyOf, value -> value, rejected, rejectCoder),
             aggregate,
             outputs);
       }
@@ -232,25 +289,54 @@ public final class AggregatePerWindow<K, V, OutputT>
     return step.decide(contributions, outputs);
   }
 
-  private <InputT, AccumT, PaneT, ExpiredT> PCollectionTuple decideBatches(
-      PCollection<SourceBatch<InputT>> batches,
+  private <RecordT, InputT, RejectT, AccumT, PaneT, ExpiredT> PCollectionTuple decideBatches(
+      PCollection<SourceBatch<RecordT>> batches,
       KvCoder<K, V> kvCoder,
-      SerializableFunction<InputT, K> keyOf,
-      SerializableFunction<InputT, V> valueOf,
+      BatchReading<RecordT, InputT, RejectT, K, V> reading,
       CombineFn<V, AccumT, OutputT> typedAggregate,
       PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
     PaneStep<AccumT> step =
         new PaneStep<>(batches.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
-    PCollection<KV<K, Contribution<V, AccumT>>> contributions =
-        batches
-            .apply(
-                "GatherOnTime",
-                ParDo.of(
+    TupleTag<KV<K, Contribution<V, AccumT>>> gathered = new TupleTag<>();
+    PCollectionTuple gatheredAndRejected =
+        batches.apply(
+            reading.rejectCoder() == null ? "GatherOnTime" : "ParseAndGather",
+            ParDo.of(
                     new GatherOnTimeFn<>(
-                        windowing, typedAggregate, kvCoder.getKeyCoder(), keyOf, valueOf)))
-            .setCoder(step.contributionCoder());
-    return step.decide(contributions, outputs);
+                        windowing,
+                        typedAggregate,
+                        kvCoder.getKeyCoder(),
+                        reading.parser(),
+                        reading.keyOf(),
+                        reading.valueOf(),
+                        gathered,
+                        reading.rejected()))
+                .withOutputTags(
+                    gathered,
+                    reading.rejectCoder() == null
+                        ? TupleTagList.empty()
+                        : TupleTagList.of(reading.rejected())));
+    PCollectionTuple decided =
+        step.decide(gatheredAndRejected.get(gathered).setCoder(step.contributionCoder()), outputs);
+    Coder<RejectT> rejectCoder = reading.rejectCoder();
+    if (rejectCoder == null) {
+      return decided;
+    }
+    return decided.and(
+        reading.rejected(), gatheredAndRejected.get(reading.rejected()).setCoder(rejectCoder));
   }
+
+  /**
+   * How the gathering step reads a batch's records: the parse of each ({@link
+   * GatherOnTimeFn#everyRecord} when they need none), the key and value of what it parsed to, and
+   * where rejected records go, declared as an output only with a coder.
+   */
+  private record BatchReading<RecordT, InputT, RejectT, K, V>(
+      RecordParser<RecordT, InputT, RejectT> parser,
+      SerializableFunction<InputT, K> keyOf,
+      SerializableFunction<InputT, V> valueOf,
+      TupleTag<RejectT> rejected,
+      @Nullable Coder<RejectT> rejectCoder) {}
 
   /**
    * {@code input} in the global window with the default trigger, no allowed lateness and discarding

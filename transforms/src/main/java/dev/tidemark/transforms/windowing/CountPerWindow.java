@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
@@ -65,6 +66,35 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
             "CountAndSum",
             countAndSum(windowing)
                 .ofBatchesKeyedBy(Event::key, EventKey.Coder.of(), new ResultsAndLate()));
+      }
+    };
+  }
+
+  /**
+   * The same count for batches of raw records, each parsed into an event by {@code parser} in the
+   * step that gathers them before the shuffle, so that on Flink no step between the source and the
+   * shuffle holds back the watermark ({@link RecordParser}). The output also has {@code
+   * deadLetters}: the records {@code parser} has no event for.
+   */
+  public static <RecordT>
+      PTransform<PCollection<SourceBatch<RecordT>>, PCollectionTuple> ofBatchesParsedBy(
+          EventTimeWindowing windowing,
+          RecordParser<RecordT, Event, DeadLetter> parser,
+          TupleTag<DeadLetter> deadLetters) {
+    return new PTransform<PCollection<SourceBatch<RecordT>>, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PCollection<SourceBatch<RecordT>> batches) {
+        return batches.apply(
+            "CountAndSum",
+            countAndSum(windowing)
+                .ofBatchesParsedBy(
+                    parser,
+                    Event.Coder.of(),
+                    Event::key,
+                    EventKey.Coder.of(),
+                    deadLetters,
+                    DeadLetter.Coder.of(),
+                    new ResultsAndLate()));
       }
     };
   }

@@ -3,6 +3,7 @@ package dev.tidemark.transforms.windowing;
 import dev.tidemark.transforms.model.SourceBatch;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -10,6 +11,7 @@ import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.beam.sdk.values.TupleTag;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
@@ -25,43 +27,67 @@ import org.joda.time.Instant;
  * emitted at its earliest value's event time, inside its window.
  *
  * <p>Keys are grouped with their coder's structural value, so any deterministic key coder works.
- * Each record's key and value come from it through two functions, so a batch of plain values (an
- * {@code Event} and its key) needs no step before this one to turn each into a {@code KV}.
+ * Each record is first parsed ({@link RecordParser}; batches that need no parse pass through {@link
+ * #everyRecord}), then its key and value come from what it parsed to through two functions, so a
+ * batch of plain values (an {@code Event} and its key) needs no step before this one to turn each
+ * into a {@code KV}. A record the parser rejects goes to the rejected output, and nowhere else.
  *
  * <p>Per record it allocates the aggregate's work and one map key, of the structural key and the
  * window's start millis, by which the record's partial is found; a record in the window of the
  * record before it reuses that window (fixed windows: a timestamp inside a window's bounds belongs
  * to that window).
  */
-final class GatherOnTimeFn<InputT, K, V, AccumT>
-    extends DoFn<SourceBatch<InputT>, KV<K, Contribution<V, AccumT>>> {
+final class GatherOnTimeFn<RecordT, InputT, RejectT, K, V, AccumT>
+    extends DoFn<SourceBatch<RecordT>, KV<K, Contribution<V, AccumT>>> {
 
   private final EventTimeWindowing windowing;
   private final CombineFn<V, AccumT, ?> aggregate;
   private final Coder<K> keyCoder;
+  private final RecordParser<RecordT, InputT, RejectT> parser;
   private final SerializableFunction<InputT, K> keyOf;
   private final SerializableFunction<InputT, V> valueOf;
+  private final TupleTag<KV<K, Contribution<V, AccumT>>> contributions;
+  private final TupleTag<RejectT> rejected;
 
   GatherOnTimeFn(
       EventTimeWindowing windowing,
       CombineFn<V, AccumT, ?> aggregate,
       Coder<K> keyCoder,
+      RecordParser<RecordT, InputT, RejectT> parser,
       SerializableFunction<InputT, K> keyOf,
-      SerializableFunction<InputT, V> valueOf) {
+      SerializableFunction<InputT, V> valueOf,
+      TupleTag<KV<K, Contribution<V, AccumT>>> contributions,
+      TupleTag<RejectT> rejected) {
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.keyCoder = keyCoder;
+    this.parser = parser;
     this.keyOf = keyOf;
     this.valueOf = valueOf;
+    this.contributions = contributions;
+    this.rejected = rejected;
+  }
+
+  /** The parser of batches whose records are the values themselves: it rejects none. */
+  static <T> RecordParser<T, T, Void> everyRecord() {
+    return (record, now, rejected) -> record;
   }
 
   @ProcessElement
-  public void processElement(
-      @Element SourceBatch<InputT> batch, OutputReceiver<KV<K, Contribution<V, AccumT>>> out) {
+  public void processElement(@Element SourceBatch<RecordT> batch, MultiOutputReceiver outputs) {
+    OutputReceiver<KV<K, Contribution<V, AccumT>>> out = outputs.get(contributions);
+    // Looked up only when a record is rejected: a parser that rejects none has no such output.
+    Consumer<RejectT> rejects = reject -> outputs.get(rejected).output(reject);
+    parser.batchOf(batch.records().size());
+    Instant now = Instant.now();
     long bound = batch.watermarkBound().getMillis();
     Map<KeyInWindow, Partial<K, AccumT>> partials = new LinkedHashMap<>();
     @Nullable IntervalWindow window = null;
-    for (TimestampedValue<InputT> record : batch.records()) {
+    for (TimestampedValue<RecordT> read : batch.records()) {
+      @Nullable TimestampedValue<InputT> record = parser.parse(read, now, rejects);
+      if (record == null) {
+        continue;
+      }
       long millis = record.getTimestamp().getMillis();
       if (window == null
           || millis < window.start().getMillis()

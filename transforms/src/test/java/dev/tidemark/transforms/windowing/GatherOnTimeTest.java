@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tidemark.transforms.model.SourceBatch;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.Pipeline.PipelineExecutionException;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -14,13 +15,18 @@ import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
 import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Sum;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -71,16 +77,23 @@ class GatherOnTimeTest {
                     BASE_TIME.plus(1_000)))
             .advanceWatermarkToInfinity();
 
+    TupleTag<KV<String, Contribution<Long, KV<Long, Long>>>> contributions = new TupleTag<>();
     PCollection<String> gathered =
         p.apply(batches)
             .apply(
                 ParDo.of(
-                    new GatherOnTimeFn<KV<String, Long>, String, Long, KV<Long, Long>>(
-                        WINDOWING,
-                        CountAndSumFn.summing(v -> v),
-                        StringUtf8Coder.of(),
-                        KV::getKey,
-                        KV::getValue)))
+                        new GatherOnTimeFn<
+                            KV<String, Long>, KV<String, Long>, Void, String, Long, KV<Long, Long>>(
+                            WINDOWING,
+                            CountAndSumFn.summing(v -> v),
+                            StringUtf8Coder.of(),
+                            GatherOnTimeFn.everyRecord(),
+                            KV::getKey,
+                            KV::getValue,
+                            contributions,
+                            new TupleTag<>()))
+                    .withOutputTags(contributions, TupleTagList.empty()))
+            .get(contributions)
             .setCoder(
                 KvCoder.of(
                     StringUtf8Coder.of(),
@@ -99,6 +112,69 @@ class GatherOnTimeTest {
     PAssert.that(gathered)
         .containsInAnyOrder("a alone", "a partial of 3", "b partial of 1", "a partial of 1");
     p.run();
+  }
+
+  @Test
+  void recordsAreParsedWhereTheyAreGatheredAndWhatTheParserRejectsGoesOutAloneUncounted(
+      TestPipeline p) {
+    // (1) Raw records "key value" in one batch whose bound keeps every window open; two are bad.
+    TestStream<SourceBatch<String>> raw =
+        TestStream.create(SourceBatch.SourceBatchCoder.of(StringUtf8Coder.of()))
+            .advanceWatermarkTo(BASE_TIME)
+            .addElements(
+                TimestampedValue.of(
+                    new SourceBatch<>(
+                        List.of(
+                            TimestampedValue.of("a 3", BASE_TIME.plus(1_000)),
+                            TimestampedValue.of("bad", BASE_TIME.plus(1_500)),
+                            TimestampedValue.of("a 4", BASE_TIME.plus(2_000)),
+                            TimestampedValue.of("b 5", BASE_TIME.plus(6_000)),
+                            TimestampedValue.of("worse", BASE_TIME.plus(6_500))),
+                        BASE_TIME),
+                    BASE_TIME.plus(1_000)))
+            .advanceWatermarkToInfinity();
+    AggregatePerWindow<String, KV<String, Long>, KV<Long, Long>> countAndSum =
+        AggregatePerWindow.of(WINDOWING, CountAndSumFn.summing(KV::getValue));
+    TupleTag<String> rejected = new TupleTag<>();
+    PCollectionTuple out =
+        p.apply(raw)
+            .apply(
+                countAndSum.ofBatchesParsedBy(
+                    GatherOnTimeTest::keyAndValue,
+                    KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()),
+                    KV::getKey,
+                    StringUtf8Coder.of(),
+                    rejected,
+                    StringUtf8Coder.of()));
+
+    // (2) The good records are counted and summed per key and window in its final pane; the bad
+    // ones are rejected, once each, and counted nowhere.
+    PAssert.that(
+            out.get(countAndSum.panes())
+                .apply(Filter.by(pane -> pane.getValue().getKey().isFinal()))
+                .apply(
+                    MapElements.into(TypeDescriptors.strings())
+                        .via(
+                            pane ->
+                                pane.getKey()
+                                    + " "
+                                    + pane.getValue().getValue().getKey()
+                                    + " records, "
+                                    + pane.getValue().getValue().getValue())))
+        .containsInAnyOrder("a 2 records, 7", "b 1 records, 5");
+    PAssert.that(out.get(rejected)).containsInAnyOrder("bad", "worse");
+    p.run();
+  }
+
+  /** "key value" as a KV at the record's time; anything else rejected as it is. */
+  private static @Nullable TimestampedValue<KV<String, Long>> keyAndValue(
+      TimestampedValue<String> record, Instant now, Consumer<String> rejected) {
+    String[] parts = record.getValue().split(" ");
+    if (parts.length != 2) {
+      rejected.accept(record.getValue());
+      return null;
+    }
+    return TimestampedValue.of(KV.of(parts[0], Long.parseLong(parts[1])), record.getTimestamp());
   }
 
   @Test

@@ -107,13 +107,14 @@ class LateAccountingPropertyTest {
   }
 
   /**
-   * The same streams read in batches, as a batching source gives them ({@link
-   * CountPerWindow#ofBatches}): the records a batch's watermark bound proves on time are counted
-   * before the shuffle. The invariant holds everywhere, and no partial aggregate ever reaches a
-   * window its watermark had closed (the pane step would fail the run); on the DirectRunner, whose
-   * TestStream sequences the watermark exactly, the results are the reference's, record for record,
-   * as they are for the records counted one by one. (Flink's TestStream moves the watermark later
-   * than the reference assumes, so fewer records are late there; which, is not this test's point.)
+   * The same streams read in batches, as a batching source gives them, and parsed where they are
+   * gathered ({@link CountPerWindow#ofBatchesParsedBy}): the records a batch's watermark bound
+   * proves on time are counted before the shuffle. The invariant holds everywhere, and no partial
+   * aggregate ever reaches a window its watermark had closed (the pane step would fail the run); on
+   * the DirectRunner, whose TestStream sequences the watermark exactly, the results are the
+   * reference's, record for record, as they are for the records counted one by one. (Flink's
+   * TestStream moves the watermark later than the reference assumes, so fewer records are late
+   * there; which, is not this test's point.)
    */
   @ParameterizedTest(name = "{0} parallelism {1} seed {2}")
   @MethodSource("streams")
@@ -121,17 +122,17 @@ class LateAccountingPropertyTest {
       String runner, int parallelism, long seed) {
     RandomStream input = new RandomStream(seed, WINDOWING);
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
-    PCollectionTuple parsed =
+    // Each record parsed in the step that counts its batch, as a Kafka source's are.
+    PCollectionTuple counted =
         pipeline
             .apply(input.batches)
-            .apply("Parse", ParseEvents.with(CsvEventFormat.keyAndTime().withValue()).inBatches());
-    CountedOutputs batched =
-        CountedOutputs.of(
-            "Batched",
-            parsed,
-            parsed
-                .get(ParseEvents.EVENT_BATCHES)
-                .apply("CountInBatches", CountPerWindow.ofBatches(WINDOWING)));
+            .apply(
+                "CountInBatches",
+                CountPerWindow.ofBatchesParsedBy(
+                    WINDOWING,
+                    ParseEvents.with(CsvEventFormat.keyAndTime().withValue()).inTheGatheringStep(),
+                    ParseEvents.DEAD_LETTER));
+    CountedOutputs batched = CountedOutputs.of("Batched", counted, counted);
 
     PipelineResult result = pipeline.run();
     assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));

@@ -1,0 +1,43 @@
+package dev.tidemark.transforms.parse;
+
+import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.windowing.RecordParser;
+import java.util.function.Consumer;
+import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * The parse of {@link ParseEvents#inTheGatheringStep}: each record of a batch parsed one by one in
+ * the step that gathers the batch, its event at its event time, or its dead letter to the step's
+ * rejected output. The records of a batch are counted in at once.
+ */
+final class ParseInGatherStep<InputT> implements RecordParser<InputT, Event, DeadLetter> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final CountedParse parse;
+  private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;
+
+  ParseInGatherStep(
+      ArrivedLineParser parser, SerializableFunction<InputT, ArrivedLine> toArrivedLine) {
+    this.parse = new CountedParse(parser);
+    this.toArrivedLine = toArrivedLine;
+  }
+
+  @Override
+  public void batchOf(int records) {
+    parse.countIn(records);
+  }
+
+  @Override
+  public @Nullable TimestampedValue<Event> parse(
+      TimestampedValue<InputT> record, Instant now, Consumer<DeadLetter> rejected) {
+    @Nullable Event event =
+        parse.parse(toArrivedLine.apply(record.getValue()), record.getTimestamp(), now, rejected);
+    return event == null ? null : TimestampedValue.of(event, event.eventTime());
+  }
+}
