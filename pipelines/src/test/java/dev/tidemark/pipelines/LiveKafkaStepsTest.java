@@ -43,18 +43,11 @@ class LiveKafkaStepsTest {
     PerWindowCounts.assemble(
         pipeline,
         new PerWindowCounts.Settings(
-            SourceUri.parse(
-                "source", "kafka://127.0.0.1:9/stats", PipelineInput.METRICS, 1 << 20, Map.of()),
+            topic("stats", PipelineInput.METRICS),
             MetricsPipeline.FORMAT,
-            new EventTimeSettings(
-                Duration.standardSeconds(2),
-                Duration.standardSeconds(3),
-                Duration.standardSeconds(3),
-                Duration.standardMinutes(15),
-                "earliest",
-                null),
+            EVENT_TIME,
             EventTimeWindowing.fixed(Duration.standardSeconds(1)),
-            new OutputSinks(new CollectingSink(), new CollectingSink(), new CollectingSink())),
+            collectingSinks()),
         result -> MetricsPipeline.json(result, ZoneId.of("UTC")),
         MetricsPipeline::windowKey);
 

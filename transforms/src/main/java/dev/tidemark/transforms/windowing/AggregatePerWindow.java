@@ -2,6 +2,7 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.model.WindowPane;
+import java.util.function.Function;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
@@ -121,29 +122,24 @@ public final class AggregatePerWindow<K, V, OutputT>
    * transform's.
    */
   public PTransform<PCollection<SourceBatch<KV<K, V>>>, PCollectionTuple> ofBatches() {
-    return new PTransform<PCollection<SourceBatch<KV<K, V>>>, PCollectionTuple>() {
-      @Override
-      public PCollectionTuple expand(PCollection<SourceBatch<KV<K, V>>> batches) {
-        if (!(recordCoderOf(batches, "ofBatches") instanceof KvCoder<K, V> kvCoder)) {
-          throw new IllegalArgumentException(
-              "AggregatePerWindow.ofBatches needs batches of KVs with a KvCoder; "
-                  + batches
-                  + " has "
-                  + batches.getCoder());
-        }
-        return decideBatches(
-            batches,
-            kvCoder,
-            new BatchReading<>(
-                GatherOnTimeFn.<KV<K, V>>everyRecord(),
-                KV::getKey,
-                KV::getValue,
-                new TupleTag<>(),
-                null),
-            aggregate,
-            keyed());
-      }
-    };
+    return decidingBatches(
+        batches -> {
+          if (!(recordCoderOf(batches, "ofBatches") instanceof KvCoder<K, V> kvCoder)) {
+            throw new IllegalArgumentException(
+                "AggregatePerWindow.ofBatches needs batches of KVs with a KvCoder; "
+                    + batches
+                    + " has "
+                    + batches.getCoder());
+          }
+          return kvCoder;
+        },
+        new BatchReading<>(
+            GatherOnTimeFn.<KV<K, V>>everyRecord(),
+            KV::getKey,
+            KV::getValue,
+            new TupleTag<>(),
+            null),
+        keyed());
   }
 
   /**
@@ -163,18 +159,11 @@ public final class AggregatePerWindow<K, V, OutputT>
       SerializableFunction<V, K> keyOf,
       Coder<K> keyCoder,
       PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
-    return new PTransform<PCollection<SourceBatch<V>>, PCollectionTuple>() {
-      @Override
-      public PCollectionTuple expand(PCollection<SourceBatch<V>> batches) {
-        return decideBatches(
-            batches,
-            KvCoder.of(keyCoder, recordCoderOf(batches, "ofBatchesKeyedBy")),
-            new BatchReading<>(
-                GatherOnTimeFn.<V>everyRecord(), keyOf, value -> value, new TupleTag<>(), null),
-            aggregate,
-            outputs);
-      }
-    };
+    return decidingBatches(
+        batches -> KvCoder.of(keyCoder, recordCoderOf(batches, "ofBatchesKeyedBy")),
+        new BatchReading<>(
+            GatherOnTimeFn.<V>everyRecord(), keyOf, value -> value, new TupleTag<>(), null),
+        outputs);
   }
 
   /**
@@ -208,15 +197,25 @@ public final class AggregatePerWindow<K, V, OutputT>
           TupleTag<RejectT> rejected,
           Coder<RejectT> rejectCoder,
           PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
+    return decidingBatches(
+        batches -> KvCoder.of(keyCoder, valueCoder),
+        new BatchReading<>(parser, keyOf, value -> value, rejected, rejectCoder),
+        outputs);
+  }
+
+  /**
+   * The transform that decides the panes of batches: gathered as {@code reading} says, before the
+   * shuffle, with keys and values coded by what {@code kvCoderOf} says for the batches.
+   */
+  private <RecordT, InputT, RejectT, PaneT, ExpiredT>
+      PTransform<PCollection<SourceBatch<RecordT>>, PCollectionTuple> decidingBatches(
+          Function<PCollection<SourceBatch<RecordT>>, KvCoder<K, V>> kvCoderOf,
+          BatchReading<RecordT, InputT, RejectT, K, V> reading,
+          PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
     return new PTransform<PCollection<SourceBatch<RecordT>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<RecordT>> batches) {
-        return decideBatches(
-            batches,
-            KvCoder.of(keyCoder, valueCoder),
-            new BatchReading<>(parser, keyOf, value -> value, rejected, rejectCoder),
-            aggregate,
-            outputs);
+        return decideBatches(batches, kvCoderOf.apply(batches), reading, aggregate, outputs);
       }
     };
   }
