@@ -3,15 +3,12 @@ package dev.tidemark.transforms.model;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StructuredCoder;
 import org.apache.beam.sdk.values.TimestampedValue;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
@@ -29,19 +26,6 @@ import org.joda.time.Instant;
  * @param watermarkBound the source's watermark once the batch was read
  */
 public record SourceBatch<T>(List<TimestampedValue<T>> records, Instant watermarkBound) {
-
-  /** The same batch with each record changed by {@code change}; records it maps to null go. */
-  public <OutputT> SourceBatch<OutputT> map(
-      Function<TimestampedValue<T>, @Nullable TimestampedValue<OutputT>> change) {
-    List<TimestampedValue<OutputT>> changed = new ArrayList<>(records.size());
-    for (TimestampedValue<T> record : records) {
-      TimestampedValue<OutputT> result = change.apply(record);
-      if (result != null) {
-        changed.add(result);
-      }
-    }
-    return new SourceBatch<>(changed, watermarkBound);
-  }
 
   /** The coder of a batch, from the coder of a record. */
   public static final class SourceBatchCoder<T> extends StructuredCoder<SourceBatch<T>> {
