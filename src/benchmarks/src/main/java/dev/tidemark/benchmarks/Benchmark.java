@@ -76,8 +76,10 @@ public final class Benchmark {
       return;
     }
     if (source.equals("kafka")) {
+      requireMoreThan(KafkaBenchmark.STARTUP_RECORDS, lines);
       KafkaBenchmark.run(
           InputFile.ensure(directory, lines),
+          InputFile.ensure(directory, KafkaBenchmark.STARTUP_RECORDS),
           directory,
           KafkaBenchmark.variants(variantNames),
           runs,
@@ -91,14 +93,7 @@ public final class Benchmark {
     }
     Set<Variant> variants =
         variantNames == null ? EnumSet.allOf(Variant.class) : variants(variantNames);
-    if (lines <= STARTUP_LINES) {
-      // The rate once running is what the long run adds to the short one: there must be more.
-      System.err.printf(
-          "benchmark: --lines=%d: give more than %,d, the lines of the short run that measures"
-              + " each variant's fixed cost%n",
-          lines, STARTUP_LINES);
-      System.exit(2);
-    }
+    requireMoreThan(STARTUP_LINES, lines);
     System.err.printf("benchmark: generating %,d S5 lines in %s (once)%n", lines, directory);
     Path input = InputFile.ensure(directory, lines);
     Path startupInput = InputFile.ensure(directory, STARTUP_LINES);
@@ -140,6 +135,18 @@ public final class Benchmark {
           "%nEach variant with a class-data archive of its own (--startupArchives).%n");
     }
     System.out.print(Table.of(results, startups, lines, parallelism));
+  }
+
+  /** Exits unless {@code lines} are more than the {@code startupLines} of the short runs. */
+  private static void requireMoreThan(long startupLines, long lines) {
+    if (lines <= startupLines) {
+      // The rate once running is what the long run adds to the short one: there must be more.
+      System.err.printf(
+          "benchmark: --lines=%d: give more than %,d, the lines of the short run that measures"
+              + " each variant's fixed cost%n",
+          lines, startupLines);
+      System.exit(2);
+    }
   }
 
   /**

@@ -3,11 +3,11 @@ package dev.tidemark.benchmarks;
 import java.util.Locale;
 
 /**
- * From how many lines one job is faster than another over the whole run, given what each costs
- * before its first record (its fixed cost) and its rate once running. A job that takes {@code F + N
- * / r} for {@code N} lines and starts later but runs faster catches up at {@code N = (F_a - F_b) /
- * (1 / r_b - 1 / r_a)}. It is a model of the measured numbers, not a measurement: the benchmark
- * prints it beside the runs it comes from, and a run at that length checks it.
+ * From how many lines (or records) one job is faster than another over the whole run, given what
+ * each costs before its first record (its fixed cost) and its rate once running. A job that takes
+ * {@code F + N / r} for {@code N} lines and starts later but runs faster catches up at {@code N =
+ * (F_a - F_b) / (1 / r_b - 1 / r_a)}. It is a model of the measured numbers, not a measurement: the
+ * benchmark prints it beside the runs it comes from, and a run at that length checks it.
  *
  * @param fixedMillis the job's fixed cost
  * @param linesPerSecond the job's rate once running
@@ -39,8 +39,8 @@ record BreakEven(
         : Double.POSITIVE_INFINITY;
   }
 
-  /** What {@link #lines} means, in words. */
-  String describe() {
+  /** What {@link #lines} means, in words, counting in {@code units} ("lines", "records"). */
+  String describe(String units) {
     double lines = lines();
     if (Double.isNaN(lines)) {
       return "unknown (a figure is missing)";
@@ -49,12 +49,12 @@ record BreakEven(
       return "at any length";
     }
     if (Double.isFinite(lines)) {
-      return String.format(Locale.ROOT, "from about %,.0f lines", lines);
+      return String.format(Locale.ROOT, "from about %,.0f %s", lines, units);
     }
     if (fixedMillis < otherFixedMillis) {
       // It starts sooner but runs slower: ahead until the other catches up.
       double upTo = (otherFixedMillis - fixedMillis) / -gainedMillisPerLine();
-      return String.format(Locale.ROOT, "only up to about %,.0f lines", upTo);
+      return String.format(Locale.ROOT, "only up to about %,.0f %s", upTo, units);
     }
     return "never, at these rates";
   }

@@ -21,18 +21,32 @@ import java.util.Set;
  * the benchmark file's records once, before any run is timed ({@link S5Topic}), and times each run
  * from the first line that builds its job until its results are exact for every complete window
  * ({@link UntilExact}): a live job never ends by itself. Each run reads the whole topic from the
- * earliest offset with a consumer group of its own. Prints the table of {@link LiveTable}.
+ * earliest offset with a consumer group of its own. Before each such run, the same variant reads a
+ * second topic of {@link #STARTUP_RECORDS} records the same way: its time is the variant's fixed
+ * cost (building and translating the job, starting embedded Flink, the first records through a cold
+ * JVM), and the rest of the long run's time gives its rate once running. Prints the table of {@link
+ * LiveTable}.
  */
 final class KafkaBenchmark {
+
+  /** Records on the short topic whose time until exact is taken as a variant's fixed cost. */
+  static final long STARTUP_RECORDS = 20_000;
 
   private KafkaBenchmark() {}
 
   static void run(
-      Path input, Path directory, Set<LiveVariant> variants, int runs, int parallelism, String heap)
+      Path input,
+      Path startupInput,
+      Path directory,
+      Set<LiveVariant> variants,
+      int runs,
+      int parallelism,
+      String heap)
       throws Exception {
     try (LoopbackBroker broker = LoopbackBroker.start()) {
       System.err.printf("benchmark: filling a topic with %s%n", input);
-      S5Topic topic = S5Topic.fill(broker.bootstrapServers(), input);
+      S5Topic topic = S5Topic.fill(broker.bootstrapServers(), input, "s5");
+      S5Topic startupTopic = S5Topic.fill(broker.bootstrapServers(), startupInput, "s5-short");
       System.err.printf(
           Locale.ROOT,
           "benchmark: %,d records on %d partitions; %,d of them in the windows that end by %d%n",
@@ -45,8 +59,12 @@ final class KafkaBenchmark {
         children.put(variant, new ChildJvm(variant.classPath(directory), List.of(), heap));
       }
       Map<LiveVariant, List<Result>> results = new EnumMap<>(LiveVariant.class);
+      Map<LiveVariant, List<Result>> startups = new EnumMap<>(LiveVariant.class);
       for (int run = 1; run <= runs; run++) {
         for (LiveVariant variant : variants) {
+          startups
+              .computeIfAbsent(variant, v -> new ArrayList<>())
+              .add(runInChildJvm(variant, children.get(variant), startupTopic, parallelism));
           Result result = runInChildJvm(variant, children.get(variant), topic, parallelism);
           System.err.printf(
               Locale.ROOT,
@@ -62,7 +80,7 @@ final class KafkaBenchmark {
           results.computeIfAbsent(variant, v -> new ArrayList<>()).add(result);
         }
       }
-      System.out.print(LiveTable.of(results, topic, parallelism));
+      System.out.print(LiveTable.of(results, startups, topic, parallelism));
     }
   }
 

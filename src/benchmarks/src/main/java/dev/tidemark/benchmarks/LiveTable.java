@@ -9,15 +9,21 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The Kafka benchmark's printed table: per variant, the seconds until its results were exact (min,
- * median, max of the valid runs), the records per second that makes, and the CPU seconds its JVM
- * used per million records; then tidemark's ratio to the hand-written job by medians and in each
- * round ({@link Table#pairedRatios}).
+ * median, max of the valid runs), the records per second that makes, the CPU seconds its JVM used
+ * per million records, its fixed cost (the median time of its runs on the short topic) and its rate
+ * once running ({@link Table#onceRunning}); then tidemark's ratio to the hand-written job by
+ * medians, over the whole run and once running, from how many records it is as fast over the whole
+ * run ({@link BreakEven}), and its ratio in each round ({@link Table#pairedRatios}).
  */
 final class LiveTable {
 
   private LiveTable() {}
 
-  static String of(Map<LiveVariant, List<Result>> results, S5Topic topic, int parallelism) {
+  static String of(
+      Map<LiveVariant, List<Result>> results,
+      Map<LiveVariant, List<Result>> startups,
+      S5Topic topic,
+      int parallelism) {
     StringBuilder table = new StringBuilder();
     table.append(
         String.format(
@@ -25,8 +31,8 @@ final class LiveTable {
             "%n%,d records on a %d-partition topic (%,d in complete windows), parallelism %d,"
                 + " one JVM per run, timed until exact%n%n"
                 + "| variant | valid runs | min s | median s | max s | median records/s"
-                + " | median CPU s per 1M records |%n"
-                + "|---|---|---|---|---|---|---|%n",
+                + " | median CPU s per 1M records | fixed cost (s) | records/s once running |%n"
+                + "|---|---|---|---|---|---|---|---|---|%n",
             topic.records(),
             S5Topic.PARTITIONS,
             topic.inCompleteWindows(),
@@ -37,7 +43,7 @@ final class LiveTable {
       table.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d of %d | %.1f | %.1f | %.1f | %,.0f | %.1f |%n",
+              "| %s | %d of %d | %.1f | %.1f | %.1f | %,.0f | %.1f | %.1f | %,.0f |%n",
               entry.getKey().label(),
               seconds.size(),
               entry.getValue().size(),
@@ -45,21 +51,34 @@ final class LiveTable {
               Table.median(seconds),
               last(seconds),
               Table.median(valid(entry.getValue(), Result::eventsPerSecond)),
-              Table.median(cpu)));
+              Table.median(cpu),
+              Table.fixedCostMillis(startups.get(entry.getKey())) / 1000,
+              Table.onceRunning(entry.getValue(), startups.get(entry.getKey()))));
     }
     List<Result> tidemark = results.get(LiveVariant.TIDEMARK);
     List<Result> other = results.get(LiveVariant.NATIVE_FLINK);
     if (tidemark != null && other != null) {
       List<Double> paired = Table.pairedRatios(tidemark, other);
+      double tidemarkFixed = Table.fixedCostMillis(startups.get(LiveVariant.TIDEMARK));
+      double tidemarkRunning = Table.onceRunning(tidemark, startups.get(LiveVariant.TIDEMARK));
+      double otherFixed = Table.fixedCostMillis(startups.get(LiveVariant.NATIVE_FLINK));
+      double otherRunning = Table.onceRunning(other, startups.get(LiveVariant.NATIVE_FLINK));
       table.append(
           String.format(
               Locale.ROOT,
-              "%ntidemark / %s (medians): %.2fx the speed, %.2fx the CPU per record",
+              "%ntidemark / %s (medians): %.2fx the speed, %.2fx the CPU per record;"
+                  + " %.2fx once running, after a fixed cost of %.1f s against %.1f s;"
+                  + " as fast over the whole run %s",
               LiveVariant.NATIVE_FLINK.label(),
               Table.median(valid(tidemark, Result::eventsPerSecond))
                   / Table.median(valid(other, Result::eventsPerSecond)),
               Table.median(valid(tidemark, Result::cpuSecondsPerMillion))
-                  / Table.median(valid(other, Result::cpuSecondsPerMillion))));
+                  / Table.median(valid(other, Result::cpuSecondsPerMillion)),
+              tidemarkRunning / otherRunning,
+              tidemarkFixed / 1000,
+              otherFixed / 1000,
+              new BreakEven(tidemarkFixed, tidemarkRunning, otherFixed, otherRunning)
+                  .describe("records")));
       if (!paired.isEmpty()) {
         table.append(
             String.format(

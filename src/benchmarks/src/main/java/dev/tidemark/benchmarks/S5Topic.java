@@ -49,9 +49,8 @@ record S5Topic(
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Creates the topic on the broker and sends every line of {@code input} to it. */
-  static S5Topic fill(String bootstrapServers, Path input) throws Exception {
-    String topic = "s5";
+  /** Creates {@code topic} on the broker and sends every line of {@code input} to it. */
+  static S5Topic fill(String bootstrapServers, Path input, String topic) throws Exception {
     try (Admin admin =
         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
       admin

@@ -69,7 +69,7 @@ final class Table {
               other.label(),
               tidemark / median,
               tidemarkRunning / running,
-              breakEven.describe()));
+              breakEven.describe("lines")));
       List<Double> paired = pairedRatios(results.get(Variant.TIDEMARK), results.get(other));
       if (!paired.isEmpty()) {
         table.append(
@@ -101,12 +101,12 @@ final class Table {
   }
 
   /** The median time of the valid short runs. */
-  private static double fixedCostMillis(List<Result> startups) {
+  static double fixedCostMillis(List<Result> startups) {
     return median(validMillis(startups));
   }
 
   /** Records per second beyond the short run: what each further record costs once running. */
-  private static double onceRunning(List<Result> results, List<Result> startups) {
+  static double onceRunning(List<Result> results, List<Result> startups) {
     List<Double> millis = validMillis(results);
     List<Double> startupMillis = validMillis(startups);
     if (millis.isEmpty() || startupMillis.isEmpty()) {

@@ -17,13 +17,14 @@ class BreakEvenTest {
 
     assertThat(lines, closeTo(4_800_000, 1));
     assertThat(7_000 + lines * 1000 / 600_000, closeTo(3_000 + lines * 1000 / 400_000, 0.001));
-    assertThat(breakEven.describe(), equalTo("from about 4,800,000 lines"));
+    assertThat(breakEven.describe("lines"), equalTo("from about 4,800,000 lines"));
   }
 
   @Test
   void aJobThatStartsNoLaterAndRunsNoSlowerIsAsFastAtAnyLength() {
     assertThat(new BreakEven(3_000, 500_000, 3_000, 400_000).lines(), equalTo(0.0));
-    assertThat(new BreakEven(2_000, 400_000, 3_000, 400_000).describe(), equalTo("at any length"));
+    assertThat(
+        new BreakEven(2_000, 400_000, 3_000, 400_000).describe("lines"), equalTo("at any length"));
   }
 
   @Test
@@ -31,7 +32,8 @@ class BreakEvenTest {
     assertThat(
         new BreakEven(7_000, 400_000, 3_000, 400_000).lines(), equalTo(Double.POSITIVE_INFINITY));
     assertThat(
-        new BreakEven(7_000, 300_000, 3_000, 400_000).describe(), equalTo("never, at these rates"));
+        new BreakEven(7_000, 300_000, 3_000, 400_000).describe("lines"),
+        equalTo("never, at these rates"));
   }
 
   @Test
@@ -40,7 +42,7 @@ class BreakEvenTest {
     BreakEven breakEven = new BreakEven(2_000, 300_000, 3_000, 400_000);
 
     assertThat(breakEven.lines(), equalTo(Double.POSITIVE_INFINITY));
-    assertThat(breakEven.describe(), equalTo("only up to about 1,200,000 lines"));
+    assertThat(breakEven.describe("lines"), equalTo("only up to about 1,200,000 lines"));
   }
 
   @Test
@@ -48,6 +50,6 @@ class BreakEvenTest {
     BreakEven breakEven = new BreakEven(7_000, Double.NaN, 3_000, 400_000);
 
     assertThat(Double.isNaN(breakEven.lines()), equalTo(true));
-    assertThat(breakEven.describe(), equalTo("unknown (a figure is missing)"));
+    assertThat(breakEven.describe("lines"), equalTo("unknown (a figure is missing)"));
   }
 }
