@@ -188,19 +188,20 @@ public final class Tidemark {
      * checked and prepared ({@link RunPreparation}) and its report written if asked, then run to
      * its end and summed up on stderr ({@link PipelineRun}).
      */
-    static <T extends PipelineOptions> Command<T> pipeline(
+    static <T extends TidemarkOptions> Command<T> pipeline(
         Class<T> options, Function<T, Pipeline> build, Consumer<T> report) {
+      // The parsed options are used as they are: a view of them through as() would have Beam
+      // validate all their interfaces once more.
       return new Command<>(
           options,
           (parsed, args, out, err) -> {
-            TidemarkOptions runOptions = parsed.as(TidemarkOptions.class);
             KafkaTopicsCheck topics =
-                RunPreparation.startKafkaTopicsCheck(runOptions, Arrays.asList(args));
+                RunPreparation.startKafkaTopicsCheck(parsed, Arrays.asList(args));
             Pipeline pipeline = build.apply(parsed);
             topics.await();
-            RunPreparation.prepareRunner(runOptions);
+            RunPreparation.prepareRunner(parsed);
             report.accept(parsed);
-            return PipelineRun.run(pipeline, err);
+            return PipelineRun.run(pipeline, parsed, err);
           },
           true,
           Map.of());

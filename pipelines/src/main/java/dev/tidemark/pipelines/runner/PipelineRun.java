@@ -105,9 +105,8 @@ public final class PipelineRun {
     this.err = err;
   }
 
-  /** Runs {@code pipeline} to its end; returns the exit code. */
-  public static int run(Pipeline pipeline, PrintStream err) {
-    TidemarkOptions options = pipeline.getOptions().as(TidemarkOptions.class);
+  /** Runs {@code pipeline}, built with {@code options}, to its end; returns the exit code. */
+  public static int run(Pipeline pipeline, TidemarkOptions options, PrintStream err) {
     PipelineRun run = new PipelineRun(options, err);
     return options.getRunner() == DirectRunner.class
         ? run.onTheDirectRunner(pipeline)
