@@ -133,12 +133,7 @@ public final class AggregatePerWindow<K, V, OutputT>
           }
           return kvCoder;
         },
-        new BatchReading<>(
-            GatherOnTimeFn.<KV<K, V>>everyRecord(),
-            KV::getKey,
-            KV::getValue,
-            new TupleTag<>(),
-            null),
+        BatchReading.<KV<K, V>, K, V>unparsed(KV::getKey, KV::getValue),
         keyed());
   }
 
@@ -161,8 +156,7 @@ public final class AggregatePerWindow<K, V, OutputT>
       PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
     return decidingBatches(
         batches -> KvCoder.of(keyCoder, recordCoderOf(batches, "ofBatchesKeyedBy")),
-        new BatchReading<>(
-            GatherOnTimeFn.<V>everyRecord(), keyOf, value -> value, new TupleTag<>(), null),
+        BatchReading.<V, K, V>unparsed(keyOf, value -> value),
         outputs);
   }
 
@@ -299,7 +293,7 @@ public final class AggregatePerWindow<K, V, OutputT>
     TupleTag<KV<K, Contribution<V, AccumT>>> gathered = new TupleTag<>();
     PCollectionTuple gatheredAndRejected =
         batches.apply(
-            reading.rejectCoder() == null ? "GatherOnTime" : "ParseAndGather",
+            reading.stepName(),
             ParDo.of(
                     new GatherOnTimeFn<>(
                         windowing,
@@ -310,11 +304,7 @@ public final class AggregatePerWindow<K, V, OutputT>
                         reading.valueOf(),
                         gathered,
                         reading.rejected()))
-                .withOutputTags(
-                    gathered,
-                    reading.rejectCoder() == null
-                        ? TupleTagList.empty()
-                        : TupleTagList.of(reading.rejected())));
+                .withOutputTags(gathered, reading.rejectedOutputs()));
     PCollectionTuple decided =
         step.decide(gatheredAndRejected.get(gathered).setCoder(step.contributionCoder()), outputs);
     Coder<RejectT> rejectCoder = reading.rejectCoder();
@@ -326,16 +316,33 @@ public final class AggregatePerWindow<K, V, OutputT>
   }
 
   /**
-   * How the gathering step reads a batch's records: the parse of each ({@link
-   * GatherOnTimeFn#everyRecord} when they need none), the key and value of what it parsed to, and
-   * where rejected records go, declared as an output only with a coder.
+   * How the gathering step reads a batch's records: the parse of each, the key and value of what it
+   * parsed to, and where rejected records go, declared as an output only with a coder.
    */
   private record BatchReading<RecordT, InputT, RejectT, K, V>(
       RecordParser<RecordT, InputT, RejectT> parser,
       SerializableFunction<InputT, K> keyOf,
       SerializableFunction<InputT, V> valueOf,
       TupleTag<RejectT> rejected,
-      @Nullable Coder<RejectT> rejectCoder) {}
+      @Nullable Coder<RejectT> rejectCoder) {
+
+    /** Records that are the values themselves: no parse ({@link GatherOnTimeFn#everyRecord}). */
+    static <T, K, V> BatchReading<T, T, Void, K, V> unparsed(
+        SerializableFunction<T, K> keyOf, SerializableFunction<T, V> valueOf) {
+      return new BatchReading<>(
+          GatherOnTimeFn.everyRecord(), keyOf, valueOf, new TupleTag<>(), null);
+    }
+
+    /** The gathering step's name: a parse in it says so. */
+    String stepName() {
+      return rejectCoder == null ? "GatherOnTime" : "ParseAndGather";
+    }
+
+    /** The step's outputs besides its contributions: the rejected records, if any can be. */
+    TupleTagList rejectedOutputs() {
+      return rejectCoder == null ? TupleTagList.empty() : TupleTagList.of(rejected);
+    }
+  }
 
   /**
    * {@code input} in the global window with the default trigger, no allowed lateness and discarding
