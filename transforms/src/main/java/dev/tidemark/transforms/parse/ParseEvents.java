@@ -89,7 +89,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    * would hold back the watermark while the source never pauses ({@link RecordParser}).
    */
   public RecordParser<InputT, Event, DeadLetter> inTheGatheringStep() {
-    return new ParseInGatherStep<>(ArrivedLineParser.of(format, clockSkewGuard), toArrivedLine);
+    return recordParser();
   }
 
   /**
@@ -98,7 +98,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    * parses them in its own gathering step instead ({@link #inTheGatheringStep}).
    */
   public PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple> inBatches() {
-    RecordParser<InputT, Event, DeadLetter> parser = inTheGatheringStep();
+    RecordParser<InputT, Event, DeadLetter> parser = recordParser();
     return new PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<InputT>> batches) {
@@ -122,5 +122,10 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
                 ParDo.of(new ParseEventFn(ArrivedLineParser.of(format, clockSkewGuard)))
                     .withOutputTags(EVENTS, TupleTagList.of(DEAD_LETTER)));
     return parsed;
+  }
+
+  /** The parse of one record of a batch, the same wherever the batch is parsed. */
+  private RecordParser<InputT, Event, DeadLetter> recordParser() {
+    return new ParseInGatherStep<>(ArrivedLineParser.of(format, clockSkewGuard), toArrivedLine);
   }
 }

@@ -13,7 +13,8 @@ import org.joda.time.Instant;
 /**
  * The parse of {@link ParseEvents#inTheGatheringStep}: each record of a batch parsed one by one in
  * the step that gathers the batch, its event at its event time, or its dead letter to the step's
- * rejected output. The records of a batch are counted in at once.
+ * rejected output. The records of a batch are counted in at once. A join's parse step of its own
+ * ({@link ParseEvents#inBatches}) runs the same parse.
  */
 final class ParseInGatherStep<InputT> implements RecordParser<InputT, Event, DeadLetter> {
 
