@@ -61,8 +61,9 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   void setIdleTimeout(String value);
 
   @Description(
-      "How long (wall clock) after a window's first record not yet reported an EARLY result is"
-          + " emitted, whatever the watermark (default: --idleTimeout)")
+      "How long (wall clock) the watermark must stand still, while a window holds records not yet"
+          + " reported, before that window emits an EARLY result; a watermark that moves closes"
+          + " windows by itself, so a steady stream gets no EARLY result (default: --idleTimeout)")
   @Nullable String getIdleFlush();
 
   void setIdleFlush(@Nullable String value);

@@ -5,7 +5,9 @@ import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.KeyedPaneState;
 import dev.tidemark.transforms.windowing.PaneEngine;
+import dev.tidemark.transforms.windowing.WatermarkProgress;
 import dev.tidemark.transforms.windowing.WindowState;
+import java.time.Clock;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
@@ -92,6 +94,7 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
 
   private final PaneEngine<KV<Integer, Event>, AccumT, OutputT> engine;
   private final PaneFormat<OutputT, PaneT> format;
+  private transient WatermarkProgress watermarkProgress;
 
   ReplayPanesFn(
       EventTimeWindowing windowing,
@@ -107,6 +110,11 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
                 KvCoder.of(VarIntCoder.of(), Event.Coder.of()), accumulatorCoder));
   }
 
+  @Setup
+  public void setup() {
+    watermarkProgress = new WatermarkProgress();
+  }
+
   @ProcessElement
   public void processElement(
       @Element KV<EventKey, WindowRecords<AccumT>> element,
@@ -114,12 +122,13 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes) {
     WindowRecords<AccumT> records = element.getValue();
+    String tag = KeyedPaneState.tag(records.windowStart);
+    watermarkProgress.observe(deadlines.get(tag).getCurrentRelativeTime(), Clock.systemUTC());
     @Nullable WindowState<KV<Integer, Event>, AccumT> open =
         openWindows.get(records.windowStart).read();
     if (open == null) {
       open = engine.open(records.windowStart);
-      deadlines.set(
-          KeyedPaneState.tag(records.windowStart), KeyedPaneState.nextDeadline(engine, open));
+      deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
     boolean wasArmed = KeyedPaneState.flushArmed(open);
     engine.addOnTime(open, records.onTime, records.onTimeRecords);
@@ -150,6 +159,7 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
     if (open == null) {
       return;
     }
+    watermarkProgress.observe(deadlines.get(tag).getCurrentRelativeTime(), Clock.systemUTC());
     boolean wasArmed = KeyedPaneState.flushArmed(open);
     emit(key, engine.onWatermark(open, deadline), out);
     if (KeyedPaneState.storeOrRelease(open, wasArmed, openWindows, flushes)) {
@@ -157,14 +167,23 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
     }
   }
 
-  /** The EARLY pane of the window whose idle flush is due. */
+  /**
+   * The EARLY pane of the window whose idle flush is due; one the watermark put off is set again.
+   */
   @OnTimerFamily(FLUSH_TIMERS)
   public void onIdleFlush(
       @TimerId String tag,
       @Key EventKey key,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
+      @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
+      @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       OutputReceiver<PaneT> out) {
-    emit(key, KeyedPaneState.onFlushTimer(engine, tag, openWindows), out);
+    watermarkProgress.observe(deadlines.get(tag).getCurrentRelativeTime(), Clock.systemUTC());
+    emit(
+        key,
+        KeyedPaneState.onFlushTimer(
+            engine, tag, watermarkProgress.movedAtMillis(), openWindows, flushes),
+        out);
   }
 
   private void emit(EventKey key, List<PaneEngine.Pane<OutputT>> panes, OutputReceiver<PaneT> out) {

@@ -93,7 +93,12 @@ public final class EventTimeWindowing implements Serializable {
     return new EventTimeWindowing(size, allowedLateness, idleFlush, finalPaneOnly);
   }
 
-  /** How long after the first element of a pane an EARLY pane fires, whatever the watermark. */
+  /**
+   * How long an open window with data waits before an EARLY pane. tidemark's pane engine ({@link
+   * AggregatePerWindow}, {@link CountPerWindow}) waits this long after the watermark last moved, so
+   * a steady stream gets no EARLY pane ({@link PaneEngine}); Beam's trigger of {@link
+   * #windowInto()} waits this long after the first element of a pane, whatever the watermark.
+   */
   public EventTimeWindowing withIdleFlush(Duration idleFlush) {
     if (idleFlush == null || idleFlush.getMillis() <= 0) {
       throw new IllegalArgumentException(

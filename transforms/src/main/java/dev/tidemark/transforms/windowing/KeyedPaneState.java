@@ -78,22 +78,30 @@ public final class KeyedPaneState {
   }
 
   /**
-   * When the flush timer tagged {@code tag} fires: its window's EARLY pane, if one is still due by
-   * the engine's clock. A timer that fires before it is due does nothing: runners fire pending
-   * processing-time timers when the input ends, and that is the end of the input, not idleness; the
-   * window's deadline reports it.
+   * When the flush timer tagged {@code tag} fires: its window's EARLY pane, if one is due by the
+   * engine's clock and the watermark's progress ({@link PaneEngine#onClock}). A flush that the
+   * watermark's moves put off sets the timer again for its new due time. A timer that fires before
+   * it is due for any other reason (runners fire pending processing-time timers when the input
+   * ends, and that is the end of the input, not idleness) gives no pane; the window's deadline
+   * reports it.
    */
   public static <InputT, AccumT, OutputT> List<PaneEngine.Pane<OutputT>> onFlushTimer(
       PaneEngine<InputT, AccumT, OutputT> engine,
       String tag,
-      MapState<Instant, WindowState<InputT, AccumT>> openWindows) {
+      long watermarkMovedAtMillis,
+      MapState<Instant, WindowState<InputT, AccumT>> openWindows,
+      TimerMap flushes) {
     Instant start = windowStartOf(tag);
     @Nullable WindowState<InputT, AccumT> open = openWindows.get(start).read();
     if (open == null) {
       return List.of();
     }
-    List<PaneEngine.Pane<OutputT>> early = engine.onClock(open);
-    if (!early.isEmpty()) {
+    long dueBefore = open.flushDueMillis();
+    List<PaneEngine.Pane<OutputT>> early = engine.onClock(open, watermarkMovedAtMillis);
+    if (flushArmed(open) && open.flushDueMillis() != dueBefore) {
+      flushes.set(tag, new Instant(open.flushDueMillis()));
+    }
+    if (!early.isEmpty() || open.flushDueMillis() != dueBefore) {
       openWindows.put(start, open);
     }
     return early;

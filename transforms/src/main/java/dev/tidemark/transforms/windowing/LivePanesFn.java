@@ -17,8 +17,10 @@ import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -35,16 +37,42 @@ import org.joda.time.Instant;
  * event-time deadline (when the window closes, then when it expires) and, while an EARLY pane is
  * due, a processing-time flush. A window's entry and timers go when it expires; a key with no open
  * window keeps nothing.
+ *
+ * <h3>Restores</h3>
+ *
+ * <p>Flink starts every operator's input watermark again from the minimum after a restore, and the
+ * first records a restored job reads reach this step before any watermark does whenever a step
+ * before it holds the watermark back (Beam's FlinkRunner hands a watermark on only between bundles,
+ * and a step reading a backlog is never between bundles). Judged by the minimum, a record of a
+ * window that gave its final row before the stop would look on time and open that window again: a
+ * second final row. So the step keeps two things across a restore: each open window's state says
+ * whether it has closed ({@link PaneEngine#arrival(WindowState, IntervalWindow, Instant)} keeps a
+ * closed window closed), and per key the input watermark at which its latest window expired ({@code
+ * expiredThrough}). A record of a window the key has no state for is judged by the later of the
+ * input watermark and that one: every window that expired before the stop is at or below it, since
+ * the watermark never went back before the stop. It is read only when a record opens a window and
+ * written only when one expires. A partial aggregate needs neither: its source's restored watermark
+ * bound proves it on time.
  */
 final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     extends DoFn<KV<K, Contribution<V, AccumT>>, PaneT> {
 
   private static final String OPEN_WINDOWS = "openWindows";
+  private static final String EXPIRED_THROUGH = "expiredThrough";
   private static final String DEADLINE_TIMERS = "deadlines";
   private static final String FLUSH_TIMERS = "idleFlushes";
 
   @StateId(OPEN_WINDOWS)
   private final StateSpec<MapState<Instant, WindowState<V, AccumT>>> openWindowsSpec;
+
+  /**
+   * The input watermark at which the key's latest window expired: a restore starts the input
+   * watermark again from the minimum, and a record of a window that expired before it must still be
+   * late.
+   */
+  @StateId(EXPIRED_THROUGH)
+  private final StateSpec<ValueState<Instant>> expiredThroughSpec =
+      StateSpecs.value(InstantCoder.of());
 
   @TimerFamily(DEADLINE_TIMERS)
   private final TimerSpec deadlineTimersSpec = TimerSpecs.timerMap(TimeDomain.EVENT_TIME);
@@ -56,6 +84,7 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
   private final EventTimeWindowing windowing;
   private final PaneEngine<V, AccumT, OutputT> engine;
   private final PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs;
+  private transient WatermarkProgress watermarkProgress;
 
   LivePanesFn(
       EventTimeWindowing windowing,
@@ -71,11 +100,17 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
             InstantCoder.of(), WindowState.WindowStateCoder.of(valueCoder, accumulatorCoder));
   }
 
+  @Setup
+  public void setup() {
+    watermarkProgress = new WatermarkProgress();
+  }
+
   @ProcessElement
   public void processElement(
       @Element KV<K, Contribution<V, AccumT>> element,
       @Timestamp Instant eventTime,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
+      @StateId(EXPIRED_THROUGH) ValueState<Instant> expiredThrough,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
@@ -84,7 +119,9 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     // This step's input watermark: for an event-time timer the "current relative time" is
     // exactly that.
     Instant watermark = deadlines.get(tag).getCurrentRelativeTime();
-    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushes.get(tag)));
+    Clock clock = clockOf(flushes.get(tag));
+    watermarkProgress.observe(watermark, clock);
+    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clock);
     @Nullable WindowState<V, AccumT> open = openWindows.get(window.start()).read();
     if (open != null) {
       // A timer due at this watermark may not have fired yet: its panes come first, so a record
@@ -94,11 +131,21 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       if (open.isDone()) {
         KeyedPaneState.storeOrRelease(open, wasArmed, openWindows, flushes);
         deadlines.get(tag).clear();
+        noteExpiry(expiredThrough, watermark);
         open = null;
       }
     }
-    Arrival arrival = engine.arrival(window, watermark);
     Contribution<V, AccumT> contribution = element.getValue();
+    if (open == null && !contribution.isPartial()) {
+      // A window the key has no state for may have expired before a restore set the input
+      // watermark back; a partial needs no such look, its source's restored bound proves it on
+      // time.
+      watermark = Watermarks.latest(watermark, expiredThrough(expiredThrough));
+    }
+    Arrival arrival =
+        contribution.isPartial()
+            ? engine.arrival(window, watermark)
+            : engine.arrival(open, window, watermark);
     if (contribution.isPartial() && arrival != Arrival.ON_TIME) {
       throw new IllegalStateException(
           String.format(
@@ -146,6 +193,7 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       @Key K key,
       @Timestamp Instant deadline,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
+      @StateId(EXPIRED_THROUGH) ValueState<Instant> expiredThrough,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
@@ -156,26 +204,49 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     }
     // The watermark may have jumped past the deadline: the window is then judged where it is, so
     // an ON_TIME pane that is also the last one is final, as Beam's own trigger makes it.
-    Instant watermark = Watermarks.latest(deadline, deadlines.get(tag).getCurrentRelativeTime());
-    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clockOf(flushes.get(tag)));
+    Instant inputWatermark = deadlines.get(tag).getCurrentRelativeTime();
+    Clock clock = clockOf(flushes.get(tag));
+    watermarkProgress.observe(inputWatermark, clock);
+    Instant watermark = Watermarks.latest(deadline, inputWatermark);
+    PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clock);
     boolean wasArmed = KeyedPaneState.flushArmed(open);
     emit(key, engine.onWatermark(open, watermark), out);
     if (KeyedPaneState.storeOrRelease(open, wasArmed, openWindows, flushes)) {
       deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
+    } else {
+      noteExpiry(expiredThrough, watermark);
     }
   }
 
-  /** The EARLY pane of the window whose idle flush is due by the runner's clock. */
+  private static Instant expiredThrough(ValueState<Instant> expiredThrough) {
+    @Nullable Instant through = expiredThrough.read();
+    return through == null ? BoundedWindow.TIMESTAMP_MIN_VALUE : through;
+  }
+
+  private static void noteExpiry(ValueState<Instant> expiredThrough, Instant watermark) {
+    if (watermark.isAfter(expiredThrough(expiredThrough))) {
+      expiredThrough.write(watermark);
+    }
+  }
+
+  /**
+   * The EARLY pane of the window whose idle flush is due by the runner's clock and the watermark's
+   * progress; a flush that the watermark put off is set again.
+   */
   @OnTimerFamily(FLUSH_TIMERS)
   public void onIdleFlush(
       @TimerId String tag,
       @Key K key,
       @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<V, AccumT>> openWindows,
+      @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
+    Clock clock = clockOf(flushes.get(tag));
+    watermarkProgress.observe(deadlines.get(tag).getCurrentRelativeTime(), clock);
     emit(
         key,
-        KeyedPaneState.onFlushTimer(engine.withClock(clockOf(flushes.get(tag))), tag, openWindows),
+        KeyedPaneState.onFlushTimer(
+            engine.withClock(clock), tag, watermarkProgress.movedAtMillis(), openWindows, flushes),
         out);
   }
 

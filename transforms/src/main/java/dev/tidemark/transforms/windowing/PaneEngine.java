@@ -9,6 +9,7 @@ import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.SerializableComparator;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
@@ -27,9 +28,15 @@ import org.joda.time.Instant;
  *       LATE pane of its own, after the ON_TIME pane.
  *   <li>{@code W} beyond that: the window has expired ({@link EventTimeWindowing#isExpired}); the
  *       record belongs in the late output, never in a pane.
- *   <li>EARLY panes only by the idle flush: {@code idleFlush} of clock time after the first on-time
- *       record not yet reported, while the window is open, as Beam's {@code
- *       AfterProcessingTime.pastFirstElementInPane()} fires.
+ *   <li>EARLY panes only by the idle flush, and only for a window whose close is overdue: while the
+ *       window is open and holds records not yet reported, once {@code idleFlush} of clock time has
+ *       passed both since the first of those records and since the step's input watermark last
+ *       moved. While the watermark moves, the window's close comes by itself, so a steady stream
+ *       gives one pane per window; a stalled watermark (a stuck upstream, a silent side of a join,
+ *       a source held back) gives the EARLY pane. This is where the engine parts from Beam's {@code
+ *       AfterProcessingTime.pastFirstElementInPane()}, which counts from the first record only and
+ *       so fires in a busy stream whenever {@code idleFlush} is shorter than the time a window
+ *       stays open.
  *   <li>Panes accumulate; exactly one pane of a window is {@code final}, and it holds every record
  *       that was not late beyond the lateness.
  *   <li>With {@link EventTimeWindowing#withFinalPaneOnly()}, that final pane is the only one: index
@@ -124,6 +131,19 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
   /** What a record of {@code window} is, judged by {@code watermark}. */
   public Arrival arrival(IntervalWindow window, Instant watermark) {
     return Arrival.of(windowing, window, watermark);
+  }
+
+  /**
+   * What a record of {@code window} is, judged by {@code watermark} and by what the step keeps of
+   * the window ({@code open}, null if nothing): a window that has closed stays closed, so a record
+   * of it is late even when a restore has set the judging watermark back below its end.
+   */
+  public Arrival arrival(
+      @Nullable WindowState<InputT, AccumT> open, IntervalWindow window, Instant watermark) {
+    Arrival byWatermark = arrival(window, watermark);
+    return open != null && open.closed && byWatermark == Arrival.ON_TIME
+        ? Arrival.LATE_WITHIN_LATENESS
+        : byWatermark;
   }
 
   /** The state of a window that has no record yet. */
@@ -241,9 +261,22 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
     return panes;
   }
 
-  /** The EARLY pane, if the window is open and its idle flush is due by the engine's clock. */
-  public List<Pane<OutputT>> onClock(WindowState<InputT, AccumT> state) {
-    if (state.closed || state.flushDueMillis > clock.millis()) {
+  /**
+   * The EARLY pane, if the window is open and its idle flush is due by the engine's clock: {@code
+   * idleFlush} after its first unreported record and after {@code watermarkMovedAtMillis}, when the
+   * step's input watermark last moved ({@link WatermarkProgress}). When it is not due yet because
+   * the watermark moved, the flush is put off to its new due time ({@link
+   * WindowState#flushDueMillis()}), for the step to set its timer again.
+   */
+  public List<Pane<OutputT>> onClock(
+      WindowState<InputT, AccumT> state, long watermarkMovedAtMillis) {
+    if (state.closed || state.flushDueMillis == WindowState.NO_FLUSH) {
+      return List.of();
+    }
+    long due =
+        Math.max(state.flushDueMillis, watermarkMovedAtMillis + windowing.idleFlush().getMillis());
+    if (due > clock.millis()) {
+      state.flushDueMillis = due;
       return List.of();
     }
     state.flushDueMillis = WindowState.NO_FLUSH;

@@ -42,6 +42,9 @@ class PaneEngineTest {
   private static final EventTimeWindowing WITHOUT_LATENESS =
       EventTimeWindowing.fixed(WINDOW).withIdleFlush(IDLE_FLUSH);
 
+  /** The step's input watermark was never seen to move ({@link WatermarkProgress#NEVER}). */
+  private static final long STILL = WatermarkProgress.NEVER;
+
   private final ManualClock clock = new ManualClock();
 
   private PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> live(EventTimeWindowing windowing) {
@@ -189,6 +192,49 @@ class PaneEngineTest {
   }
 
   @Test
+  void noIdleFlushWhileTheWatermarkMoves() {
+    for (PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine :
+        List.of(live(WITH_LATENESS), replay(WITH_LATENESS))) {
+      WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+      long armedAt = clock.millis();
+      onTime(engine, state, 1);
+      // (1) idleFlush after the first record, but the watermark moved 1 ms before: the window's
+      // close is not overdue, so the flush waits idleFlush from that move.
+      clock.advance(IDLE_FLUSH);
+      long movedAt = clock.millis() - 1;
+      assertThat(engine.onClock(state, movedAt), empty());
+      assertThat(state.flushDueMillis(), equalTo(movedAt + IDLE_FLUSH.getMillis()));
+      // (2) A move before the first record does not put the flush off.
+      WindowState<Long, KV<Long, Long>> other = engine.open(BASE_TIME.plus(WINDOW));
+      onTime(engine, other, 1);
+      clock.advance(IDLE_FLUSH);
+      assertThat(described(engine.onClock(other, armedAt)), contains("EARLY#0 1/1"));
+      // (3) The watermark has been still for idleFlush since its last move: EARLY.
+      clock.advance(Duration.millis(1));
+      assertThat(described(engine.onClock(state, movedAt)), contains("EARLY#0 1/1"));
+      assertThat(state.flushDueMillis(), equalTo(Long.MAX_VALUE));
+    }
+  }
+
+  @Test
+  void aClosedWindowStaysClosedWhenARestoreSetsTheWatermarkBack() {
+    PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = live(WITH_LATENESS);
+    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    onTime(engine, state, 1);
+    engine.onWatermark(state, engine.closesAt(state));
+    // (1) Judged by the minimum, as the first record after a restore is, the record looks on time;
+    // the window it belongs to has closed, so it is late within the lateness.
+    Instant restored = BASE_TIME.minus(Duration.standardDays(1));
+    assertThat(engine.arrival(FIRST_WINDOW, restored), equalTo(Arrival.ON_TIME));
+    assertThat(
+        engine.arrival(state, FIRST_WINDOW, restored), equalTo(Arrival.LATE_WITHIN_LATENESS));
+    // (2) A window with nothing kept, or still open, is judged by the watermark alone.
+    assertThat(engine.arrival(null, FIRST_WINDOW, restored), equalTo(Arrival.ON_TIME));
+    WindowState<Long, KV<Long, Long>> open = engine.open(BASE_TIME);
+    assertThat(engine.arrival(open, FIRST_WINDOW, restored), equalTo(Arrival.ON_TIME));
+  }
+
+  @Test
   void speculativeIdleFlush() {
     for (PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine :
         List.of(live(WITH_LATENESS), replay(WITH_LATENESS))) {
@@ -196,17 +242,17 @@ class PaneEngineTest {
       onTime(engine, state, 1);
       // (1) Not due yet: nothing.
       clock.advance(IDLE_FLUSH.minus(1));
-      assertThat(engine.onClock(state), empty());
+      assertThat(engine.onClock(state, STILL), empty());
       onTime(engine, state, 2);
       // (2) idleFlush after the first unreported record: EARLY with both records.
       clock.advance(Duration.millis(1));
-      assertThat(described(engine.onClock(state)), contains("EARLY#0 2/3"));
+      assertThat(described(engine.onClock(state, STILL)), contains("EARLY#0 2/3"));
       assertThat(state.flushDueMillis(), equalTo(Long.MAX_VALUE));
       // (3) Once closed, no EARLY pane any more, however long the wait.
       onTime(engine, state, 3);
       List<Pane<KV<Long, Long>>> closing = engine.onWatermark(state, engine.closesAt(state));
       clock.advance(IDLE_FLUSH.multipliedBy(2));
-      assertThat(engine.onClock(state), empty());
+      assertThat(engine.onClock(state, STILL), empty());
       // (4) The watermark jumps past the expiry: one pane, ON_TIME and final, either way.
       closing = new ArrayList<>(closing);
       closing.addAll(engine.onWatermark(state, engine.expiresAt(state)));
