@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -66,6 +68,9 @@ class KafkaOnFlinkClusterIT {
    * job reads, and it need not arrive at the pace of the first part.
    */
   private static final Duration BETWEEN_BATCHES_AFTER_THE_KILL = Duration.ofMillis(100);
+
+  /** Records waiting on one partition when a job restores from its savepoint. */
+  private static final int RESTORE_BACKLOG = 200_000;
 
   @TempDir Path directory;
 
@@ -272,11 +277,13 @@ class KafkaOnFlinkClusterIT {
   /**
    * An upgrade as the README tells it: (1) the job reads the first 600 of 1,000 records and writes
    * the windows their watermark closes, one row each ({@code --emit=final}); (2) it is stopped with
-   * a savepoint while later windows are open, and the client ends with exit 0; (3) the rest of the
-   * records come, with a record an hour later that closes every window; (4) the same jar and
-   * options with {@code --savepointPath} restore it. Every window then has exactly one row, with
-   * the count of all its records, those read before the stop and those after: none lost, none
-   * doubled.
+   * a savepoint while later windows are open, and the client ends with exit 0; (3) records late for
+   * windows that closed before the stop wait on partition 0 only, then the rest of the records
+   * come, with a record an hour later that closes every window; (4) the same jar and options with
+   * {@code --savepointPath} restore it. Every window then has exactly one row, with the count of
+   * all its records, those read before the stop and those after: none lost, none doubled. The late
+   * records, read by the restored job before any watermark reached its pane step, are each in the
+   * late output and in no window.
    */
   @Test
   void anUpgradeThroughASavepointLosesNoWindowAndDoublesNone(
@@ -296,12 +303,12 @@ class KafkaOnFlinkClusterIT {
         ClusterMetrics.submit(cluster, broker, directory, topic, topic + "-per-second", options);
     Map<String, Integer> rows = new TreeMap<>();
     Map<String, Long> counts = new TreeMap<>();
+    Set<String> closedBeforeTheStop = new TreeSet<>();
     String savepoint;
     try {
       // (1) The windows that the first records' watermark closes (2 s behind the newest record of
       // each partition) are written: every record before the stop has been read.
       long watermark = Math.min(newestEventTime(first, 0), newestEventTime(first, 1)) - 2000;
-      Set<String> closedBeforeTheStop = new TreeSet<>();
       for (String window : expected.keySet()) {
         if (MetricsRows.windowEnd(window) <= watermark) {
           closedBeforeTheStop.add(window);
@@ -321,8 +328,24 @@ class KafkaOnFlinkClusterIT {
       before.destroyForcibly();
     }
 
-    // (3) The rest of the records, and one an hour later on each partition, closing every window.
-    sendToBothPartitions(broker, topic, lines.subList(600, lines.size()));
+    // (3) Records late for windows that closed before the stop wait on partition 0. On partition 1,
+    // a backlog at the oldest event time of its remaining records: while the restored job reads it
+    // at full speed, the step that gathers partition 1's records holds its watermark back
+    // mid-bundle, so the pane step's input watermark stays at the minimum as partition 0's late
+    // records reach it. Then the rest of the records, and one an hour later on each partition,
+    // closing every window.
+    List<String> late = lateRecordsFor(closedBeforeTheStop);
+    broker.send(topic, 0, late);
+    List<String> rest = lines.subList(600, lines.size());
+    List<String> backlog =
+        Collections.nCopies(
+            RESTORE_BACKLOG,
+            "{\"t\":"
+                + eventTimes(rest, 1).min().orElseThrow()
+                + ",\"st\":\"DIRECT\",\"i\":\"backlog\",\"op\":\"es_sink\"}");
+    broker.send(topic, 1, backlog);
+    expected.putAll(MetricsRows.expected(backlog));
+    sendToBothPartitions(broker, topic, rest);
     long anHourLater = newestEventTime(lines, 0) + Duration.ofHours(1).toMillis();
     for (int partition = 0; partition < 2; partition++) {
       broker.send(
@@ -347,6 +370,46 @@ class KafkaOnFlinkClusterIT {
     expected.keySet().forEach(window -> once.put(window, 1));
     assertThat(rows, equalTo(once));
     assertThat(counts, equalTo(expected));
+    assertThat(
+        awaitLateRecords(directory.resolve(topic + "-late.json"), late.size()),
+        equalTo(new TreeSet<>(late)));
+  }
+
+  /** One record in the middle of each of {@code windows}, as {@link MetricsRows} names them. */
+  private static List<String> lateRecordsFor(Set<String> windows) {
+    List<String> late = new ArrayList<>();
+    for (String window : windows) {
+      String[] parts = window.split("\\|");
+      late.add(
+          "{\"t\":"
+              + (MetricsRows.windowEnd(window) - 500)
+              + ",\"st\":\"DIRECT\",\"i\":\""
+              + parts[0]
+              + "\",\"op\":\""
+              + parts[2]
+              + "\"}");
+    }
+    return late;
+  }
+
+  /**
+   * The raw records of the late output file once it holds {@code count} of them, or what it holds
+   * after two minutes.
+   */
+  private static Set<String> awaitLateRecords(Path lateFile, int count) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (true) {
+      Set<String> records = new TreeSet<>();
+      if (Files.exists(lateFile)) {
+        for (String line : Files.readAllLines(lateFile)) {
+          records.add(JSON.readTree(line).path("record").asText());
+        }
+      }
+      if (records.size() >= count || System.nanoTime() > deadline) {
+        return records;
+      }
+      Thread.sleep(200);
+    }
   }
 
   /** Sends {@code lines} alternately to partitions 0 and 1 of {@code topic}, in order. */
@@ -363,14 +426,19 @@ class KafkaOnFlinkClusterIT {
 
   /** The newest event time of the records of {@code lines} that go to {@code partition}. */
   private static long newestEventTime(List<String> lines, int partition) {
-    long newest = Long.MIN_VALUE;
+    return eventTimes(lines, partition).max().orElse(Long.MIN_VALUE);
+  }
+
+  /** The event times of the records of {@code lines} that go to {@code partition}. */
+  private static LongStream eventTimes(List<String> lines, int partition) {
+    LongStream.Builder times = LongStream.builder();
     for (int i = partition; i < lines.size(); i += 2) {
       Matcher t = EVENT_TIME.matcher(lines.get(i));
       if (t.find()) {
-        newest = Math.max(newest, Long.parseLong(t.group(1)));
+        times.add(Long.parseLong(t.group(1)));
       }
     }
-    return newest;
+    return times.build();
   }
 
   /**

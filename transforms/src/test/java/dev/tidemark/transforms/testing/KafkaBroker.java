@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -25,6 +26,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -204,9 +206,15 @@ public final class KafkaBroker implements AutoCloseable {
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     config.put(ProducerConfig.ACKS_CONFIG, "all");
+    // Idempotent (Kafka's default with acks=all), so records sent without waiting for each one keep
+    // their order within a partition.
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+      List<Future<RecordMetadata>> sent = new ArrayList<>();
       for (ProducerRecord<byte[], byte[]> record : records) {
-        producer.send(record).get(30, TimeUnit.SECONDS);
+        sent.add(producer.send(record));
+      }
+      for (Future<RecordMetadata> each : sent) {
+        each.get(30, TimeUnit.SECONDS);
       }
     }
   }
