@@ -1,13 +1,11 @@
 package dev.tidemark.pipelines.cli;
 
+import dev.tidemark.pipelines.config.NearestName;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.commons.text.similarity.LevenshteinDistance;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The option names a command takes, checked on the command line's text before Beam parses a word of
@@ -80,7 +78,7 @@ final class OptionNames {
         mistakes.add("--" + name + ": " + command + " " + why + "; leave it out");
         continue;
       }
-      String meant = nearest(name);
+      String meant = NearestName.among(taken, name);
       mistakes.add(
           "--"
               + name
@@ -91,21 +89,5 @@ final class OptionNames {
                   : "; did you mean --" + meant + "?"));
     }
     return mistakes;
-  }
-
-  /** The taken name closest to {@code name}, if it is close enough to be a slip. */
-  private @Nullable String nearest(String name) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : taken) {
-      int distance =
-          LevenshteinDistance.getDefaultInstance()
-              .apply(name.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-      if (distance < bestDistance) {
-        best = candidate;
-        bestDistance = distance;
-      }
-    }
-    return bestDistance <= Math.max(2, name.length() / 4) ? best : null;
   }
 }
