@@ -7,34 +7,52 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 
 /** {@code --help}: every option of a pipeline, with its default and what it does. */
 final class Help {
 
-  private static final String RUNNER_OPTIONS =
-      "  --runner=FlinkRunner\n"
-          + "      FlinkRunner or DirectRunner\n"
-          + "  --flinkMaster=[local]\n"
-          + "      [local] for an embedded Flink cluster, or HOST:PORT of a cluster's REST endpoint\n"
-          + "  --parallelism=<runner's default>\n"
-          + "      How many parallel instances each step runs\n"
-          + "  --checkpointingInterval=-1\n"
-          + "      Flink: milliseconds between checkpoints; -1 for none. With checkpoints, a\n"
-          + "      restarted job resumes Kafka sources from their offsets and keeps window state\n"
-          + "  --checkpointingMode=EXACTLY_ONCE\n"
-          + "      Flink: EXACTLY_ONCE or AT_LEAST_ONCE state; sinks deliver at least once\n"
-          + "  --numberOfExecutionRetries=-1\n"
-          + "      Flink: restarts after a failure before the job fails (-1: Flink's default)\n"
-          + "  --executionRetryDelay=-1\n"
-          + "      Flink: milliseconds between a failure and the restart (-1: Flink's default)\n"
-          + "  --savepointPath=<none>\n"
-          + "      Flink, a cluster: start the job from this savepoint (taken with Flink's stop\n"
-          + "      --savepointPath), with the same jar and options, to upgrade without losing a window\n"
-          + "  --flinkConfDir=<none>\n"
-          + "      Flink: a directory with your own flink-conf.yaml for an embedded run (by\n"
-          + "      default it listens on 127.0.0.1 only and deletes its files at the end)\n";
+  /**
+   * Beam's and Flink's options that every command running a pipeline takes, as tidemark uses them.
+   */
+  static final List<OptionDoc> RUNNER_OPTIONS =
+      List.of(
+          new OptionDoc("runner", "FlinkRunner", "FlinkRunner or DirectRunner"),
+          new OptionDoc(
+              "flinkMaster",
+              "[local]",
+              "[local] for an embedded Flink cluster, or HOST:PORT of a cluster's REST endpoint"),
+          new OptionDoc("parallelism", "<runner's>", "How many parallel instances each step runs"),
+          new OptionDoc(
+              "checkpointingInterval",
+              "-1",
+              "Flink: milliseconds between checkpoints; -1 for none. With checkpoints, a restarted"
+                  + " job resumes Kafka sources from their offsets and keeps window state"),
+          new OptionDoc(
+              "checkpointingMode",
+              "EXACTLY_ONCE",
+              "Flink: EXACTLY_ONCE or AT_LEAST_ONCE state; with EXACTLY_ONCE and checkpoints, Kafka"
+                  + " sinks write exactly once, in Kafka transactions; with AT_LEAST_ONCE, at"
+                  + " least once"),
+          new OptionDoc(
+              "numberOfExecutionRetries",
+              "-1",
+              "Flink: restarts after a failure before the job fails (-1: Flink's default)"),
+          new OptionDoc(
+              "executionRetryDelay",
+              "-1",
+              "Flink: milliseconds between a failure and the restart (-1: Flink's default)"),
+          new OptionDoc(
+              "savepointPath",
+              OptionDoc.NONE,
+              "Flink, a cluster: start the job from this savepoint (taken with Flink's stop"
+                  + " --savepointPath or the REST API's /jobs/<id>/stop), with the same jar and"
+                  + " options, to upgrade without losing a window"),
+          new OptionDoc(
+              "flinkConfDir",
+              OptionDoc.NONE,
+              "Flink: a directory with your own flink-conf.yaml for an embedded run (by default it"
+                  + " listens on 127.0.0.1 only and deletes its files at the end)"));
 
   private Help() {}
 
@@ -60,24 +78,24 @@ final class Help {
     out.println("usage: java -jar tidemark.jar " + name + " [--option=value ...]");
     out.println();
     out.println("options:");
-    for (Map.Entry<String, Method> option : ownOptions(options).entrySet()) {
-      Method getter = option.getValue();
-      out.println("  --" + option.getKey() + "=" + defaultOf(getter));
-      out.println("      " + getter.getAnnotation(Description.class).value());
+    for (OptionDoc option : ownOptionDocs(options)) {
+      print(option, out);
     }
     if (runsPipeline) {
-      out.print(RUNNER_OPTIONS);
+      RUNNER_OPTIONS.forEach(option -> print(option, out));
     }
   }
 
-  /** The default of the option {@code getter} reads, as the command line writes it. */
-  private static String defaultOf(Method getter) {
-    Default.String text = getter.getAnnotation(Default.String.class);
-    if (text != null) {
-      return text.value();
-    }
-    Default.Integer number = getter.getAnnotation(Default.Integer.class);
-    return number == null ? "<none>" : String.valueOf(number.value());
+  private static void print(OptionDoc option, PrintStream out) {
+    out.println("  --" + option.name() + "=" + option.defaultValue());
+    out.println("      " + option.description());
+  }
+
+  /** The options tidemark declares for {@code options}, by name, with their texts. */
+  static List<OptionDoc> ownOptionDocs(Class<?> options) {
+    List<OptionDoc> docs = new ArrayList<>();
+    ownOptions(options).forEach((name, getter) -> docs.add(OptionDoc.of(name, getter)));
+    return docs;
   }
 
   /** The options tidemark declares, from the pipeline's interface up, by name. */

@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,6 +66,15 @@ public final class Tidemark {
               runnerOptions("makes its own runs, on embedded Flink", Set.of())));
 
   private Tidemark() {}
+
+  /** The options of each command that reads records, in the order the README lists them. */
+  static Map<String, Class<?>> optionsOfCommandsThatRead() {
+    Map<String, Class<?>> options = new LinkedHashMap<>();
+    for (String name : List.of("count", "metrics", "join", "explain")) {
+      options.put(name, PIPELINES.get(name).options);
+    }
+    return options;
+  }
 
   /** Exit code for a run that failed: the job failed, or could not be submitted. */
   public static final int FAILED = PipelineRun.FAILED;

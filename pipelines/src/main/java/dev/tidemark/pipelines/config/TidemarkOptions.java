@@ -32,15 +32,22 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   void setDeadLetterSink(String value);
 
   @Description(
-      "A Kafka client properties file (security.protocol, sasl.*, ssl.*, group.id, ...) for every"
-          + " Kafka source, sink and topic check of the run")
+      "A Kafka client properties file, as Kafka's tools take with --command-config"
+          + " (security.protocol, sasl.*, ssl.*, group.id, ...), for every Kafka source, sink and"
+          + " topic check of the run. Every setting is checked by Kafka's own definitions before"
+          + " the job starts: an unknown name (with the nearest known one), a wrong value, or a"
+          + " SASL protocol without sasl.jaas.config stops the run with one line. bootstrap.servers,"
+          + " auto.offset.reset, the (de)serializers, enable.auto.commit, enable.idempotence and"
+          + " transactional.id come from tidemark and are refused there")
   @Nullable String getKafkaProperties();
 
   void setKafkaProperties(@Nullable String value);
 
   @Description(
       "Which panes of a window are written: all (EARLY, ON_TIME and LATE, each a new row) or"
-          + " final (one row per window, when it expires: its end plus --allowedLateness)")
+          + " final: one row per (key, window), its final pane, when the window expires (its end"
+          + " plus --allowedLateness), with no EARLY pane; for a store downstream that appends"
+          + " (pane is 0, timing ON_TIME)")
   @Default.String("all")
   String getEmit();
 
@@ -76,23 +83,34 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   void setPartitionIdleGap(@Nullable String value);
 
   @Description(
-      "How far ahead of the wall clock an event time may be; a record further ahead is a dead "
-          + "letter and does not move the watermark")
+      "How far ahead of the wall clock an event time may be: a record further ahead is a dead"
+          + " letter (the reason says how far) and moves no watermark; no watermark ever passes"
+          + " the clock minus --maxOutOfOrderness. Event times before 1973-03-03 (epoch"
+          + " millisecond 10^11) are dead letters too: seconds read as milliseconds (the reason"
+          + " gives the time they meant), zero or negative placeholders")
   @Default.String("15m")
   String getMaxFutureSkew();
 
   void setMaxFutureSkew(String value);
 
   @Description(
-      "The longest record a source passes on, in bytes: a longer line of a file or a socket, or"
-          + " Kafka value, is a dead letter that names it and keeps only its first 1024 bytes"
-          + " (1048576: 1 MiB)")
+      "The longest record a source passes on, in bytes (1048576: 1 MiB): a longer line of a file"
+          + " or a socket, or Kafka value, is a dead letter that keeps its first 1024 bytes and"
+          + " says how long it was and where (line number, number on the connection, or partition"
+          + " and offset); the reader never holds more than about twice this in memory, even for a"
+          + " sender that never ends its line")
   @Default.Integer(1_048_576)
   Integer getMaxRecordBytes();
 
   void setMaxRecordBytes(Integer value);
 
-  @Description("For kafka:// sources: earliest or latest")
+  @Description(
+      "For kafka:// sources: earliest, latest, or committed: where the consumer group (group.id"
+          + " in --kafkaProperties) last committed, else the earliest. With a group.id, offsets are"
+          + " committed as each checkpoint completes, and Kafka starts a group from its commits"
+          + " whatever --startFrom says; it applies where the group has none. A resubmitted job"
+          + " resumes reading there, but the windows open at the stop start again empty; to keep"
+          + " them, upgrade through a savepoint (--savepointPath)")
   @Default.String("earliest")
   String getStartFrom();
 
