@@ -28,6 +28,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -71,6 +72,15 @@ class KafkaOnFlinkClusterIT {
 
   /** Records waiting on one partition when a job restores from its savepoint. */
   private static final int RESTORE_BACKLOG = 200_000;
+
+  /** The same, at each restore of the test of several. */
+  private static final int UPGRADE_BACKLOG = 50_000;
+
+  /** Upgrades through a savepoint before the TaskManagers die. */
+  private static final int UPGRADES = 3;
+
+  /** The records sent before the first job and after each restore. */
+  private static final int PART = 400;
 
   @TempDir Path directory;
 
@@ -373,6 +383,189 @@ class KafkaOnFlinkClusterIT {
     assertThat(
         awaitLateRecords(directory.resolve(topic + "-late.json"), late.size()),
         equalTo(new TreeSet<>(late)));
+  }
+
+  /**
+   * Three upgrades as the README tells them, then the loss of every TaskManager, with records late
+   * for closed windows waiting at each restore: every window has exactly one row, with the count of
+   * all its on-time records, and every late record is in the late topic and in no window. (The test
+   * above is the one that catches a restore that judges late records by the minimum watermark every
+   * time; here the same conditions come back four times, in every kind of restore.)
+   *
+   * <p>(1) The job reads the first part of the records and writes, exactly once ({@code
+   * --emit=final}, checkpoints every 2 s, 2 partitions read at parallelism 4), the rows of the
+   * windows their watermark closes. (2) Three times: it is stopped with a savepoint, and the client
+   * ends with exit 0; records late for windows that closed before the stop wait on one partition,
+   * the two in turn, and on the other a backlog at the oldest event time of the records to come;
+   * then the next part of the records; and the same jar and options restore it with {@code
+   * --savepointPath}. (3) Its TaskManagers die after a checkpoint, and the same comes while the job
+   * restores from it. (4) One record an hour later on each partition closes every window, and a
+   * {@code read_committed} consumer reads the results and late topics.
+   */
+  @Test
+  void upgradesAndATaskManagerLossWriteOneRowPerWindowAndKeepLateRecordsLate(
+      KafkaBroker broker, FlinkCluster cluster) throws Exception {
+    String topic = "upgrades";
+    String lateTopic = topic + "-late";
+    broker.createTopic(topic, 2);
+    broker.createTopic(topic + "-per-second", 1);
+    broker.createTopic(lateTopic, 1);
+    List<String> lines = MetricsRows.records(PART * (UPGRADES + 2), 33);
+    Map<String, Long> expected = MetricsRows.expected(lines);
+    String[] options = {
+      "--idleTimeout=2m",
+      "--emit=final",
+      "--checkpointingInterval=2000",
+      "--parallelism=4",
+      "--lateSink=kafka://" + broker.bootstrapServers() + "/" + lateTopic
+    };
+    Map<String, Integer> rows = new TreeMap<>();
+    Map<String, Long> counts = new TreeMap<>();
+    List<String> late = new ArrayList<>();
+    Set<String> closedEarlier = new TreeSet<>();
+    int sent = PART;
+    long killedAt = 0;
+    sendToBothPartitions(broker, topic, lines.subList(0, sent));
+    Process job = submitUpgrade(cluster, broker, topic, options, null);
+    try {
+      for (int restore = 1; restore <= UPGRADES + 1; restore++) {
+        // (1) The rows of the windows closed so far are written: every record sent has been read.
+        Set<String> closed = closedBy(lines.subList(0, sent), expected);
+        readRows(broker, topic, rows, counts, () -> rows.keySet().containsAll(closed));
+        assertThat(rows.keySet(), equalTo(closed));
+        if (restore <= UPGRADES) {
+          // (2) An upgrade through a savepoint.
+          long stopping = System.nanoTime();
+          String savepoint =
+              cluster.stopTheLatestJobWithASavepoint(directory.resolve("savepoints"));
+          assertThat(
+              Files.readString(directory.resolve(topic + ".log")),
+              job.waitFor(2, TimeUnit.MINUTES) && job.exitValue() == 0,
+              equalTo(true));
+          System.out.printf(
+              "upgrade %d: stopped with a savepoint in %d ms%n",
+              restore, Duration.ofNanos(System.nanoTime() - stopping).toMillis());
+          sent =
+              sendWhatARestoreMeets(
+                  broker, topic, lines, sent, restore % 2, closed, closedEarlier, late, expected);
+          long resubmitted = System.nanoTime();
+          job = submitUpgrade(cluster, broker, topic, options, savepoint);
+          cluster.awaitLatestJob("RUNNING");
+          System.out.printf(
+              "upgrade %d: resubmitted, running in %d ms%n",
+              restore, Duration.ofNanos(System.nanoTime() - resubmitted).toMillis());
+        } else {
+          // (3) The loss of every TaskManager, after a checkpoint that holds all read so far.
+          awaitCompletedCheckpoints(cluster, completedCheckpoints(cluster) + 1);
+          cluster.killTheLatestJobsTaskManagers();
+          killedAt = System.nanoTime();
+          sent =
+              sendWhatARestoreMeets(
+                  broker, topic, lines, sent, restore % 2, closed, closedEarlier, late, expected);
+        }
+      }
+      // (4) An hour later on each partition: every window closes.
+      long anHourLater = newestEventTime(lines, 0) + Duration.ofHours(1).toMillis();
+      for (int partition = 0; partition < 2; partition++) {
+        broker.send(
+            topic,
+            partition,
+            List.of(
+                "{\"t\":"
+                    + anHourLater
+                    + ",\"st\":\"DIRECT\",\"i\":\"closer\",\"op\":\"es_sink\"}"));
+      }
+      readRows(broker, topic, rows, counts, () -> rows.keySet().containsAll(expected.keySet()));
+      System.out.printf(
+          "every window's row in, read_committed, %d ms after the TaskManagers were killed%n",
+          Duration.ofNanos(System.nanoTime() - killedAt).toMillis());
+      assertRestoredFromACheckpoint(cluster);
+      awaitCompletedCheckpoints(cluster, completedCheckpoints(cluster) + 2);
+      rows.clear();
+      counts.clear();
+      broker
+          .readCommitted(topic + "-per-second", 0, Duration.ofSeconds(10))
+          .forEach(value -> countRow(value, rows, counts));
+    } finally {
+      cluster.cancelJobs();
+      job.destroyForcibly();
+    }
+    Map<String, Integer> once = new TreeMap<>();
+    expected.keySet().forEach(window -> once.put(window, 1));
+    assertThat(rows, equalTo(once));
+    assertThat(counts, equalTo(expected));
+    Set<String> lateRead = new TreeSet<>();
+    for (String value : broker.readCommitted(lateTopic, late.size(), Duration.ofMinutes(1))) {
+      lateRead.add(JSON.readTree(value).path("record").asText());
+    }
+    assertThat(lateRead, equalTo(new TreeSet<>(late)));
+  }
+
+  private Process submitUpgrade(
+      FlinkCluster cluster,
+      KafkaBroker broker,
+      String topic,
+      String[] options,
+      @Nullable String savepoint)
+      throws Exception {
+    List<String> args = new ArrayList<>(Arrays.asList(options));
+    if (savepoint != null) {
+      args.add("--savepointPath=" + savepoint);
+      args.add("--numberOfExecutionRetries=10");
+      args.add("--executionRetryDelay=2000");
+    }
+    return ClusterMetrics.submit(
+        cluster, broker, directory, topic, topic + "-per-second", args.toArray(String[]::new));
+  }
+
+  /** The windows of {@code expected} that the watermark of {@code sent} closes (2 s bound). */
+  private static Set<String> closedBy(List<String> sent, Map<String, Long> expected) {
+    long watermark = Math.min(newestEventTime(sent, 0), newestEventTime(sent, 1)) - 2000;
+    Set<String> closed = new TreeSet<>();
+    for (String window : expected.keySet()) {
+      if (MetricsRows.windowEnd(window) <= watermark) {
+        closed.add(window);
+      }
+    }
+    return closed;
+  }
+
+  /**
+   * What a restoring job meets: on {@code latePartition}, a record late for each window of {@code
+   * closed} that had none yet; on the other, a backlog at the oldest event time of the next part of
+   * {@code lines}, which {@code expected} then counts; then that part. Returns how many of {@code
+   * lines} are sent.
+   */
+  private static int sendWhatARestoreMeets(
+      KafkaBroker broker,
+      String topic,
+      List<String> lines,
+      int sent,
+      int latePartition,
+      Set<String> closed,
+      Set<String> closedEarlier,
+      List<String> late,
+      Map<String, Long> expected)
+      throws Exception {
+    Set<String> fresh = new TreeSet<>(closed);
+    fresh.removeAll(closedEarlier);
+    closedEarlier.addAll(closed);
+    List<String> lateNow = lateRecordsFor(fresh);
+    broker.send(topic, latePartition, lateNow);
+    late.addAll(lateNow);
+    List<String> part = lines.subList(sent, sent + PART);
+    int backlogPartition = 1 - latePartition;
+    List<String> backlog =
+        Collections.nCopies(
+            UPGRADE_BACKLOG,
+            "{\"t\":"
+                + eventTimes(part, backlogPartition).min().orElseThrow()
+                + ",\"st\":\"DIRECT\",\"i\":\"backlog\",\"op\":\"es_sink\"}");
+    broker.send(topic, backlogPartition, backlog);
+    MetricsRows.expected(backlog)
+        .forEach((window, count) -> expected.merge(window, count, Long::sum));
+    sendToBothPartitions(broker, topic, part);
+    return sent + PART;
   }
 
   /** One record in the middle of each of {@code windows}, as {@link MetricsRows} names them. */
