@@ -112,6 +112,16 @@ public final class InputGroup<K> {
    * Input {@code key}'s watermark at {@code now}, given whether it is caught up (no unread data).
    */
   public synchronized Instant watermark(K key, Instant now, boolean caughtUp) {
+    return watermark(key, now, caughtUp, now);
+  }
+
+  /**
+   * As {@link #watermark(Object, Instant, boolean)}, with the input's activity judged at {@code
+   * now} (for a Kafka partition, when its backlog was last measured, which may be a second old) and
+   * the cap at the clock ({@link IdleAwareWatermark#capAtClock}) taken at {@code wallClock}: a cap
+   * at a measurement's time would hold the watermark up to a second behind the records.
+   */
+  public synchronized Instant watermark(K key, Instant now, boolean caughtUp, Instant wallClock) {
     Member member = member(key);
     member.lastAskedAt = Watermarks.latest(member.lastAskedAt, now);
     Activity previous = member.activity;
@@ -121,7 +131,8 @@ public final class InputGroup<K> {
         member.activity == Activity.ACTIVE
             ? rule.activeWatermark(member.progress)
             : lowestActiveSibling(now).orElseGet(() -> rule.quietWatermark(liveInputs(now), now));
-    Instant watermark = member.progress.advanceTo(rule.capAtClock(candidate, now));
+    Instant watermark =
+        member.progress.advanceTo(rule.capAtClock(candidate, Watermarks.latest(now, wallClock)));
     // Why did my window not fire? Each input's watermark and activity, as Beam gauges.
     TidemarkMetrics.watermark(key).set(watermark.getMillis());
     TidemarkMetrics.activity(key).set(member.activity.ordinal());

@@ -16,9 +16,11 @@ import org.joda.time.Instant;
  * The {@link TimestampPolicy} of one Kafka partition under {@link IdleAwareWatermark}'s rule.
  * Created by {@link IdleAwareTimestampPolicyFactory}, which also explains the semantics.
  *
- * <p>"Now" for the watermark is the partition context's backlog check time: the moment the backlog
- * was last measured. A partition only counts as quiet if no record was read after that moment, so a
- * record that arrived between the measurement and the watermark query is never overtaken.
+ * <p>"Now" for the partition's activity is the partition context's backlog check time: the moment
+ * the backlog was last measured. A partition only counts as quiet if no record was read after that
+ * moment, so a record that arrived between the measurement and the watermark query is never
+ * overtaken. The cap at the clock (the watermark never passes the clock minus the bound) is taken
+ * at the clock itself, not at that moment, which is up to a second old.
  *
  * <p>KafkaIO, and tidemark's own reader ({@link EndOffsetsProbe}), measure the backlog every
  * second. When two measurements are further apart than {@link #BLIND_AFTER}, the broker could not
@@ -75,6 +77,16 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
 
   @Override
   public Instant getWatermark(PartitionContext context) {
+    return getWatermark(context, Instant.now());
+  }
+
+  /**
+   * The watermark, with the partition's activity judged at its backlog's check time and the cap at
+   * the clock at {@code now}: the check time is up to a second old, and a cap there would hold the
+   * watermark up to a second, and more when a measurement is slow, behind records that are on time.
+   */
+  @VisibleForTesting
+  Instant getWatermark(PartitionContext context, Instant now) {
     Instant checked = context.getBacklogCheckTime();
     // Asked on every record: compared in milliseconds, with nothing allocated.
     long checkedMillis = checked.getMillis();
@@ -84,7 +96,7 @@ final class IdleAwareTimestampPolicy<K, V> extends TimestampPolicy<K, V> {
     }
     lastBacklogCheckMillis = Math.max(lastBacklogCheckMillis, checkedMillis);
     // A backlog of exactly 0 is "caught up"; BACKLOG_UNKNOWN (-1) is never treated as idle.
-    return group.watermark(partition, checked, context.getMessageBacklog() == 0);
+    return group.watermark(partition, checked, context.getMessageBacklog() == 0, now);
   }
 
   private @Nullable Instant eventTimeOrNull(KafkaRecord<K, V> record) {

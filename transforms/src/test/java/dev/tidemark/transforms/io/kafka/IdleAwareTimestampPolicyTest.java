@@ -56,6 +56,18 @@ class IdleAwareTimestampPolicyTest {
   }
 
   @Test
+  void theCapAtTheClockIsTakenAtTheClockNotAtTheBacklogsMeasurement() {
+    // (1) A live record, its event time the clock's.
+    FakeReader reader = new FakeReader(factory(), 1, Optional.empty());
+    reader.read(0, START, START);
+    // (2) The backlog was measured a second ago, as the reader's probe measures it once a second:
+    // the watermark is the record's minus the bound, not capped at that measurement minus the
+    // bound, which would hold every window a second longer.
+    reader.measuredEarlierBy(Duration.standardSeconds(1));
+    assertThat(reader.watermark(START, 0), equalTo(START.minus(1001)));
+  }
+
+  @Test
   void outOfOrderEventsNeverMoveTheWatermarkBack() {
     FakeReader reader = new FakeReader(factory(), 1, Optional.empty());
     reader.read(0, HISTORY.plus(5000), START);
@@ -281,6 +293,7 @@ class IdleAwareTimestampPolicyTest {
     private final List<IdleAwareTimestampPolicy<String, Long>> policies = new ArrayList<>();
     private long offset;
     private @Nullable Instant lastCheck;
+    private Duration measurementAge = Duration.ZERO;
 
     FakeReader(
         IdleAwareTimestampPolicyFactory<String, Long> factory,
@@ -335,10 +348,21 @@ class IdleAwareTimestampPolicyTest {
       return watermarkAt(now, backlogs);
     }
 
+    /** From now on, each backlog was measured {@code age} before the watermark is asked for. */
+    void measuredEarlierBy(Duration age) {
+      measurementAge = age;
+    }
+
+    private Instant checkedAt(Instant now) {
+      return now.minus(measurementAge);
+    }
+
     private Instant watermarkAt(Instant now, long[] backlogs) {
       Instant min = Watermarks.MAX;
       for (int p = 0; p < policies.size(); p++) {
-        min = Watermarks.earliest(min, policies.get(p).getWatermark(context(backlogs[p], now)));
+        min =
+            Watermarks.earliest(
+                min, policies.get(p).getWatermark(context(backlogs[p], checkedAt(now)), now));
       }
       return min;
     }
