@@ -4,6 +4,7 @@ import dev.tidemark.pipelines.cli.ClassDataArchive;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -47,6 +48,8 @@ public final class Benchmark {
     boolean startupArchives = false;
     String source = "file";
     String variantNames = null;
+    String rates = "20000";
+    long seconds = 60;
     Path directory = Path.of(System.getProperty("java.io.tmpdir"), "tidemark-benchmarks");
     for (String arg : args) {
       String[] nameAndValue = arg.replaceFirst("^--", "").split("=", 2);
@@ -60,19 +63,33 @@ public final class Benchmark {
         case "startupArchives" -> startupArchives = true;
         case "variants" -> variantNames = nameAndValue[1];
         case "source" -> source = nameAndValue[1];
+        case "rates" -> rates = nameAndValue[1];
+        case "seconds" -> seconds = Long.parseLong(nameAndValue[1]);
         default -> {
           System.err.println(
               "benchmark: --"
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
                   + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,native,beam,"
-                  + " --source=file|kafka, --startupArchives or --memory");
+                  + " --source=file|kafka|steady, --rates=N,N (steady), --seconds=N (steady),"
+                  + " --startupArchives or --memory");
           System.exit(2);
         }
       }
     }
     if (memory) {
       memoryRun(directory, lines * 10, parallelism, heap);
+      return;
+    }
+    if (source.equals("steady")) {
+      SteadyRateBenchmark.run(
+          Arrays.stream(rates.split(",")).map(rate -> Long.parseLong(rate.trim())).toList(),
+          java.time.Duration.ofSeconds(seconds),
+          runs,
+          steadyVariants(variantNames),
+          parallelism,
+          heap,
+          directory);
       return;
     }
     if (source.equals("kafka")) {
@@ -275,5 +292,25 @@ public final class Benchmark {
       throw new IllegalStateException(variant + " printed no result: " + output);
     }
     return result;
+  }
+
+  /** The variants named in {@code --variants=tidemark,tidemark-final,native}; all when null. */
+  private static Set<SteadyVariant> steadyVariants(String names) {
+    if (names == null) {
+      return EnumSet.allOf(SteadyVariant.class);
+    }
+    Set<SteadyVariant> variants = EnumSet.noneOf(SteadyVariant.class);
+    for (String name : names.split(",")) {
+      SteadyVariant variant = SteadyVariant.ofOption(name.trim());
+      if (variant == null) {
+        System.err.println(
+            "benchmark: --source=steady compares tidemark, tidemark-final and native, not '"
+                + name
+                + "'");
+        System.exit(2);
+      }
+      variants.add(variant);
+    }
+    return variants;
   }
 }

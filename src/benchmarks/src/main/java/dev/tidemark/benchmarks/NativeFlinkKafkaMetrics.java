@@ -54,7 +54,7 @@ final class NativeFlinkKafkaMetrics {
   }
 
   /** A value as a {@link Stat}: the one parse of each record. */
-  private static final class StatSchema extends AbstractDeserializationSchema<Stat> {
+  static final class StatSchema extends AbstractDeserializationSchema<Stat> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override

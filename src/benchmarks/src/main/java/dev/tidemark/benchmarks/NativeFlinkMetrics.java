@@ -66,11 +66,20 @@ final class NativeFlinkMetrics {
    * the counts of the windows that end no later than {@code countedUpTo}.
    */
   static void countPerWindow(DataStream<Stat> stats, long countedUpTo) {
+    countPerWindow(stats, new CountRows(countedUpTo));
+  }
+
+  /**
+   * Keys by (i, op), counts in 1 s tumbling windows and hands S5's row, its count and its window's
+   * end to {@code rows}.
+   */
+  static void countPerWindow(
+      DataStream<Stat> stats, SinkFunction<Tuple3<String, Long, Long>> rows) {
     stats
         .keyBy(stat -> stat.i + "\u0000" + stat.op)
         .window(TumblingEventTimeWindows.of(Time.seconds(1)))
         .aggregate(new CountStats(), new ToRow())
-        .addSink(new CountRows(countedUpTo));
+        .addSink(rows);
   }
 
   /** What the rows of this JVM's job have counted so far. */

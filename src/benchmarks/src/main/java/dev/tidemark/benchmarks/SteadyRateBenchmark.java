@@ -1,0 +1,297 @@
+package dev.tidemark.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+
+/**
+ * Final rows at a steady load: how long after a window's end its final row reaches the output, as a
+ * live service sees it. tidemark's {@code metrics} and the same job hand-written on Flink read a
+ * topic that a producer writes at a fixed rate, each in a JVM of its own, runs interleaved.
+ *
+ * <pre>{@code
+ * java -jar src/benchmarks/target/tidemark-benchmarks.jar --source=steady --rates=20000 --seconds=60 --runs=2
+ * }</pre>
+ *
+ * <p>It starts its own broker on loopback. For each rate, run and variant: a new 2-partition topic,
+ * the job started on it from the earliest offset ({@link SteadyJob}), then {@link SteadyProducer}
+ * at the rate for the given seconds, while {@link FinalRowWatcher} reads the job's rows file every
+ * 50 ms. The first {@link #WARMUP} are left out (the job starting, the JIT), and so are the windows
+ * that end in the last 3 s. Per run it prints the final rows' latency (p50, p95, p99 of the time
+ * the final row was first seen minus the window's end), rows per window, the job JVM's CPU per
+ * million records produced after the warm-up, and how much later the last third's median latency is
+ * than the first third's: a job that keeps up stays near 0, one that falls behind grows with the
+ * run. Run it alone on the machine.
+ */
+final class SteadyRateBenchmark {
+
+  /** The start of each run that is not measured. */
+  static final Duration WARMUP = Duration.ofSeconds(15);
+
+  private static final Duration LAST_WINDOWS_LEFT_OUT = Duration.ofSeconds(3);
+
+  private SteadyRateBenchmark() {}
+
+  /** One run's figures. */
+  record Run(
+      SteadyVariant variant,
+      long rate,
+      long p50,
+      long p95,
+      long p99,
+      double rowsPerWindow,
+      double cpuSecondsPerMillion,
+      long laterByTheEnd,
+      int windows,
+      int windowsWithoutFinal) {
+
+    String line() {
+      return String.format(
+          Locale.ROOT,
+          "%-32s %,7d/s  p50 %,6d ms  p95 %,6d ms  p99 %,6d ms  %.2f rows/window  %.2f CPU s/1M"
+              + "  last third %+,d ms  (%d windows, %d without a final row)",
+          variant.label(),
+          rate,
+          p50,
+          p95,
+          p99,
+          rowsPerWindow,
+          cpuSecondsPerMillion,
+          laterByTheEnd,
+          windows,
+          windowsWithoutFinal);
+    }
+  }
+
+  static void run(
+      List<Long> rates,
+      Duration length,
+      int runs,
+      Set<SteadyVariant> variants,
+      int parallelism,
+      String heap,
+      Path directory)
+      throws Exception {
+    Files.createDirectories(directory);
+    List<Run> all = new ArrayList<>();
+    try (LoopbackBroker broker = LoopbackBroker.start()) {
+      for (long rate : rates) {
+        for (int run = 1; run <= runs; run++) {
+          for (SteadyVariant variant : variants) {
+            String topic =
+                "steady-" + variant.name().toLowerCase(Locale.ROOT) + "-" + rate + "-" + run;
+            Run result =
+                runOnce(
+                    broker.bootstrapServers(),
+                    topic,
+                    variant,
+                    rate,
+                    length,
+                    parallelism,
+                    heap,
+                    directory);
+            System.err.println("benchmark: " + result.line());
+            all.add(result);
+          }
+        }
+      }
+    }
+    for (Run result : all) {
+      System.out.println(result.line());
+    }
+  }
+
+  private static Run runOnce(
+      String bootstrapServers,
+      String topic,
+      SteadyVariant variant,
+      long rate,
+      Duration length,
+      int parallelism,
+      String heap,
+      Path directory)
+      throws Exception {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, 2, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    Path rows = directory.resolve(topic + ".json");
+    Files.deleteIfExists(rows);
+    Process job = start(variant, bootstrapServers, topic, rows, parallelism, heap, directory);
+    FinalRowWatcher watcher = new FinalRowWatcher(rows);
+    ScheduledExecutorService looks = Executors.newSingleThreadScheduledExecutor();
+    looks.scheduleAtFixedRate(
+        () -> {
+          try {
+            watcher.look(System.currentTimeMillis());
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        50,
+        50,
+        TimeUnit.MILLISECONDS);
+    long start = System.currentTimeMillis();
+    long end = start + length.toMillis();
+    long measuredFrom = start + WARMUP.toMillis();
+    AtomicLong sentAtWarmup = new AtomicLong(-1);
+    AtomicLong cpuAtWarmup = new AtomicLong();
+    long sent;
+    long cpuAtEnd;
+    try (SteadyProducer producer = new SteadyProducer(bootstrapServers, topic)) {
+      producer.sendUntil(
+          rate,
+          end,
+          sentSoFar -> {
+            if (sentAtWarmup.get() < 0 && System.currentTimeMillis() >= measuredFrom) {
+              sentAtWarmup.set(sentSoFar);
+              cpuAtWarmup.set(cpuMillis(job));
+            }
+          });
+      sent = producer.sent();
+      cpuAtEnd = cpuMillis(job);
+    }
+    long lastEnd = end - LAST_WINDOWS_LEFT_OUT.toMillis();
+    // The last measured windows close 2 s of out-of-orderness after their end, and more if the
+    // job is behind: wait for them, up to 30 s.
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (System.currentTimeMillis() < deadline && !allFinal(watcher, measuredFrom, lastEnd)) {
+      Thread.sleep(100);
+    }
+    looks.shutdown();
+    looks.awaitTermination(5, TimeUnit.SECONDS);
+    job.destroyForcibly().waitFor();
+    return figures(
+        variant,
+        rate,
+        watcher,
+        measuredFrom,
+        lastEnd,
+        sent - sentAtWarmup.get(),
+        cpuAtEnd - cpuAtWarmup.get());
+  }
+
+  private static boolean allFinal(FinalRowWatcher watcher, long from, long to) {
+    synchronized (watcher) {
+      return watcher.windows().values().stream()
+              .filter(w -> w.end >= from && w.end <= to)
+              .allMatch(w -> w.finalSeenAt >= 0)
+          && watcher.windows().values().stream().anyMatch(w -> w.end > to);
+    }
+  }
+
+  private static Run figures(
+      SteadyVariant variant,
+      long rate,
+      FinalRowWatcher watcher,
+      long from,
+      long to,
+      long records,
+      long cpuMillis) {
+    List<FinalRowWatcher.Window> measured = new ArrayList<>();
+    synchronized (watcher) {
+      for (FinalRowWatcher.Window window : watcher.windows().values()) {
+        if (window.end >= from && window.end <= to) {
+          measured.add(window);
+        }
+      }
+    }
+    measured.sort((a, b) -> Long.compare(a.end, b.end));
+    List<Long> latencies = new ArrayList<>();
+    int rows = 0;
+    int withoutFinal = 0;
+    for (FinalRowWatcher.Window window : measured) {
+      rows += window.rows;
+      if (window.finalSeenAt < 0) {
+        withoutFinal++;
+      } else {
+        latencies.add(window.finalSeenAt - window.end);
+      }
+    }
+    int third = latencies.size() / 3;
+    long laterByTheEnd =
+        third == 0
+            ? 0
+            : median(latencies.subList(latencies.size() - third, latencies.size()))
+                - median(latencies.subList(0, third));
+    List<Long> sorted = new ArrayList<>(latencies);
+    Collections.sort(sorted);
+    return new Run(
+        variant,
+        rate,
+        percentile(sorted, 50),
+        percentile(sorted, 95),
+        percentile(sorted, 99),
+        measured.isEmpty() ? 0 : (double) rows / measured.size(),
+        records <= 0 ? 0 : cpuMillis / 1000.0 / (records / 1_000_000.0),
+        laterByTheEnd,
+        measured.size(),
+        withoutFinal);
+  }
+
+  private static long median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return percentile(sorted, 50);
+  }
+
+  private static long percentile(List<Long> sorted, int percent) {
+    if (sorted.isEmpty()) {
+      return -1;
+    }
+    int index = (int) Math.ceil(percent / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+  }
+
+  private static long cpuMillis(Process job) {
+    return job.toHandle().info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
+  }
+
+  private static Process start(
+      SteadyVariant variant,
+      String bootstrapServers,
+      String topic,
+      Path rows,
+      int parallelism,
+      String heap,
+      Path directory)
+      throws IOException {
+    Path temporary = Files.createTempDirectory(directory, "jvm");
+    List<String> command =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx" + heap,
+            "-Djava.io.tmpdir=" + temporary,
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "-cp",
+            variant.classPath(directory),
+            SteadyJob.class.getName(),
+            variant.name(),
+            bootstrapServers,
+            topic,
+            rows.toString(),
+            Integer.toString(parallelism));
+    return new ProcessBuilder(command)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(directory.resolve(topic + ".log").toFile())
+        .start();
+  }
+}
