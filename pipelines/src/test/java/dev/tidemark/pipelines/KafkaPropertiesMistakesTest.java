@@ -27,7 +27,6 @@ class KafkaPropertiesMistakesTest {
         "a setting no client has, near one | sasl.mechanisms=PLAIN | 'sasl.mechanisms' in FILE is not a setting of Kafka's clients; did you mean 'sasl.mechanism'?",
         "a setting no client has | foo.bar.baz=1 | 'foo.bar.baz' in FILE is not a setting of Kafka's clients; see Kafka's consumer and producer configs",
         "a setting tidemark makes | enable.idempotence=false | 'enable.idempotence' in FILE is tidemark's: the exactly-once sinks write with an idempotent producer; leave it out",
-        "offsets committed by the client | enable.auto.commit=true | 'enable.auto.commit' in FILE is tidemark's: offsets are committed when a checkpoint completes, never before; leave it out",
         "a setting from the command line | auto.offset.reset=earliest | 'auto.offset.reset' in FILE comes from --startFrom; leave it out",
         "SASL without a login | security.protocol=SASL_SSL | security.protocol=SASL_SSL in FILE needs a login: add sasl.jaas.config, e.g. sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"USER\" password=\"PASSWORD\";",
       })

@@ -41,9 +41,6 @@ public final class KafkaClientProperties {
           Map.entry("key.serializer", "is tidemark's: results are written as text"),
           Map.entry("value.serializer", "is tidemark's: results are written as text"),
           Map.entry(
-              "enable.auto.commit",
-              "is tidemark's: offsets are committed when a checkpoint completes, never before"),
-          Map.entry(
               "enable.idempotence",
               "is tidemark's: the exactly-once sinks write with an idempotent producer"),
           Map.entry(

@@ -37,7 +37,7 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
           + " topic check of the run. Every setting is checked by Kafka's own definitions before"
           + " the job starts: an unknown name (with the nearest known one), a wrong value, or a"
           + " SASL protocol without sasl.jaas.config stops the run with one line. bootstrap.servers,"
-          + " auto.offset.reset, the (de)serializers, enable.auto.commit, enable.idempotence and"
+          + " auto.offset.reset, the (de)serializers, enable.idempotence and"
           + " transactional.id come from tidemark and are refused there")
   @Nullable String getKafkaProperties();
 
