@@ -240,21 +240,13 @@ class KafkaOnFlinkClusterIT {
           equalTo(expected.keySet()));
       assertRestoredFromACheckpoint(cluster);
       // (3) Two more checkpoints, the job's every transaction since committed: read to the end.
-      awaitCompletedCheckpoints(cluster, completedCheckpoints(cluster) + 2);
-      rows.clear();
-      counts.clear();
-      broker
-          .readCommitted(topic + "-per-second", 0, Duration.ofMinutes(1))
-          .forEach(value -> countRow(value, rows, counts));
+      readAllCommitted(broker, cluster, topic, rows, counts);
     } finally {
       cluster.cancelJobs();
       submit.destroyForcibly();
       sender.shutdownNow();
     }
-    Map<String, Integer> once = new TreeMap<>();
-    expected.keySet().forEach(window -> once.put(window, 1));
-    assertThat(rows, equalTo(once));
-    assertThat(counts, equalTo(expected));
+    assertOneRowPerWindow(rows, counts, expected);
   }
 
   /** Whether the nodes' Prometheus reporters serve both gauges of both partitions, within 60 s. */
@@ -376,10 +368,7 @@ class KafkaOnFlinkClusterIT {
     } finally {
       after.destroyForcibly();
     }
-    Map<String, Integer> once = new TreeMap<>();
-    expected.keySet().forEach(window -> once.put(window, 1));
-    assertThat(rows, equalTo(once));
-    assertThat(counts, equalTo(expected));
+    assertOneRowPerWindow(rows, counts, expected);
     assertThat(
         awaitLateRecords(directory.resolve(topic + "-late.json"), late.size()),
         equalTo(new TreeSet<>(late)));
@@ -480,20 +469,12 @@ class KafkaOnFlinkClusterIT {
           "every window's row in, read_committed, %d ms after the TaskManagers were killed%n",
           Duration.ofNanos(System.nanoTime() - killedAt).toMillis());
       assertRestoredFromACheckpoint(cluster);
-      awaitCompletedCheckpoints(cluster, completedCheckpoints(cluster) + 2);
-      rows.clear();
-      counts.clear();
-      broker
-          .readCommitted(topic + "-per-second", 0, Duration.ofSeconds(10))
-          .forEach(value -> countRow(value, rows, counts));
+      readAllCommitted(broker, cluster, topic, rows, counts);
     } finally {
       cluster.cancelJobs();
       job.destroyForcibly();
     }
-    Map<String, Integer> once = new TreeMap<>();
-    expected.keySet().forEach(window -> once.put(window, 1));
-    assertThat(rows, equalTo(once));
-    assertThat(counts, equalTo(expected));
+    assertOneRowPerWindow(rows, counts, expected);
     Set<String> lateRead = new TreeSet<>();
     for (String value : broker.readCommitted(lateTopic, late.size(), Duration.ofMinutes(1))) {
       lateRead.add(JSON.readTree(value).path("record").asText());
@@ -566,6 +547,34 @@ class KafkaOnFlinkClusterIT {
         .forEach((window, count) -> expected.merge(window, count, Long::sum));
     sendToBothPartitions(broker, topic, part);
     return sent + PART;
+  }
+
+  /**
+   * After two more checkpoints, when the job's every transaction since has committed: the results
+   * topic read to its end, {@code read_committed}, as {@link #readRows} counts it.
+   */
+  private static void readAllCommitted(
+      KafkaBroker broker,
+      FlinkCluster cluster,
+      String topic,
+      Map<String, Integer> rows,
+      Map<String, Long> counts)
+      throws Exception {
+    awaitCompletedCheckpoints(cluster, completedCheckpoints(cluster) + 2);
+    rows.clear();
+    counts.clear();
+    broker
+        .readCommitted(topic + "-per-second", 0, Duration.ofMinutes(1))
+        .forEach(value -> countRow(value, rows, counts));
+  }
+
+  /** Every window of {@code expected} has one row, with its count. */
+  private static void assertOneRowPerWindow(
+      Map<String, Integer> rows, Map<String, Long> counts, Map<String, Long> expected) {
+    Map<String, Integer> once = new TreeMap<>();
+    expected.keySet().forEach(window -> once.put(window, 1));
+    assertThat(rows, equalTo(once));
+    assertThat(counts, equalTo(expected));
   }
 
   /** One record in the middle of each of {@code windows}, as {@link MetricsRows} names them. */
