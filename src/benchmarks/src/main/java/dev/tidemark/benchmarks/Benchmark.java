@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,7 +85,11 @@ public final class Benchmark {
           Arrays.stream(rates.split(",")).map(rate -> Long.parseLong(rate.trim())).toList(),
           java.time.Duration.ofSeconds(seconds),
           runs,
-          steadyVariants(variantNames),
+          VariantNames.parse(
+              SteadyVariant.class,
+              SteadyVariant::option,
+              variantNames,
+              "--source=steady compares tidemark, tidemark-final and native"),
           parallelism,
           heap,
           directory);
@@ -108,8 +111,7 @@ public final class Benchmark {
       System.err.println("benchmark: --source takes file or kafka, not '" + source + "'");
       System.exit(2);
     }
-    Set<Variant> variants =
-        variantNames == null ? EnumSet.allOf(Variant.class) : variants(variantNames);
+    Set<Variant> variants = variants(variantNames);
     requireMoreThan(STARTUP_LINES, lines);
     System.err.printf("benchmark: generating %,d S5 lines in %s (once)%n", lines, directory);
     Path input = InputFile.ensure(directory, lines);
@@ -201,16 +203,9 @@ public final class Benchmark {
    * so that a long input can be compared with native Flink without plain Beam's slow runs.
    */
   private static Set<Variant> variants(String names) {
-    Set<Variant> variants = EnumSet.noneOf(Variant.class);
-    for (String name : names.split(",")) {
-      Variant variant = Variant.ofOption(name.trim());
-      if (variant == null) {
-        System.err.println(
-            "benchmark: --variants takes tidemark, native and beam, not '" + name + "'");
-        System.exit(2);
-      }
-      variants.add(variant);
-    }
+    Set<Variant> variants =
+        VariantNames.parse(
+            Variant.class, Variant::option, names, "--variants takes tidemark, native and beam");
     if (!variants.contains(Variant.TIDEMARK)) {
       System.err.println(
           "benchmark: --variants must include tidemark, the one the others are compared with");
@@ -292,25 +287,5 @@ public final class Benchmark {
       throw new IllegalStateException(variant + " printed no result: " + output);
     }
     return result;
-  }
-
-  /** The variants named in {@code --variants=tidemark,tidemark-final,native}; all when null. */
-  private static Set<SteadyVariant> steadyVariants(String names) {
-    if (names == null) {
-      return EnumSet.allOf(SteadyVariant.class);
-    }
-    Set<SteadyVariant> variants = EnumSet.noneOf(SteadyVariant.class);
-    for (String name : names.split(",")) {
-      SteadyVariant variant = SteadyVariant.ofOption(name.trim());
-      if (variant == null) {
-        System.err.println(
-            "benchmark: --source=steady compares tidemark, tidemark-final and native, not '"
-                + name
-                + "'");
-        System.exit(2);
-      }
-      variants.add(variant);
-    }
-    return variants;
   }
 }

@@ -3,7 +3,6 @@ package dev.tidemark.benchmarks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,20 +85,11 @@ final class KafkaBenchmark {
 
   /** The variants named in {@code --variants=tidemark,native}; both when null. */
   static Set<LiveVariant> variants(String names) {
-    if (names == null) {
-      return EnumSet.allOf(LiveVariant.class);
-    }
-    Set<LiveVariant> variants = EnumSet.noneOf(LiveVariant.class);
-    for (String name : names.split(",")) {
-      LiveVariant variant = LiveVariant.ofOption(name.trim());
-      if (variant == null) {
-        System.err.println(
-            "benchmark: --source=kafka compares tidemark and native, not '" + name + "'");
-        System.exit(2);
-      }
-      variants.add(variant);
-    }
-    return variants;
+    return VariantNames.parse(
+        LiveVariant.class,
+        LiveVariant::option,
+        names,
+        "--source=kafka compares tidemark and native");
   }
 
   private static Result runInChildJvm(

@@ -2,7 +2,6 @@ package dev.tidemark.benchmarks;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** The jobs the Kafka benchmark compares, each S5's metrics on the same live topic. */
 enum LiveVariant {
@@ -27,14 +26,9 @@ enum LiveVariant {
     this.label = label;
   }
 
-  /** The variant named {@code option} in {@code --variants}, or null if none is. */
-  static @Nullable LiveVariant ofOption(String option) {
-    for (LiveVariant variant : values()) {
-      if (variant.option.equals(option)) {
-        return variant;
-      }
-    }
-    return null;
+  /** Its name in {@code --variants}. */
+  String option() {
+    return option;
   }
 
   String label() {

@@ -2,7 +2,6 @@ package dev.tidemark.benchmarks;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** The jobs the steady-rate benchmark compares, each S5's metrics on a live topic. */
 enum SteadyVariant {
@@ -18,14 +17,9 @@ enum SteadyVariant {
     this.label = label;
   }
 
-  /** The variant named {@code option} in {@code --variants}, or null if none is. */
-  static @Nullable SteadyVariant ofOption(String option) {
-    for (SteadyVariant variant : values()) {
-      if (variant.option.equals(option)) {
-        return variant;
-      }
-    }
-    return null;
+  /** Its name in {@code --variants}. */
+  String option() {
+    return option;
   }
 
   String label() {

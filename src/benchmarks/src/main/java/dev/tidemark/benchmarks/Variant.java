@@ -2,7 +2,6 @@ package dev.tidemark.benchmarks;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** The jobs the benchmark compares, each S5's metrics over the same file. */
 enum Variant {
@@ -33,14 +32,9 @@ enum Variant {
     this.label = label;
   }
 
-  /** The variant named {@code option} in {@code --variants}, or null if none is. */
-  static @Nullable Variant ofOption(String option) {
-    for (Variant variant : values()) {
-      if (variant.option.equals(option)) {
-        return variant;
-      }
-    }
-    return null;
+  /** Its name in {@code --variants}. */
+  String option() {
+    return option;
   }
 
   String label() {
