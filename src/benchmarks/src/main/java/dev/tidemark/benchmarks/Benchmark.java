@@ -45,6 +45,7 @@ public final class Benchmark {
     String heap = "2g";
     boolean memory = false;
     boolean startupArchives = false;
+    boolean profile = false;
     String source = "file";
     String variantNames = null;
     String rates = "20000";
@@ -60,6 +61,7 @@ public final class Benchmark {
         case "dir" -> directory = Path.of(nameAndValue[1]);
         case "memory" -> memory = true;
         case "startupArchives" -> startupArchives = true;
+        case "profile" -> profile = true;
         case "variants" -> variantNames = nameAndValue[1];
         case "source" -> source = nameAndValue[1];
         case "rates" -> rates = nameAndValue[1];
@@ -70,7 +72,7 @@ public final class Benchmark {
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
                   + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,native,beam,"
-                  + " --source=file|kafka|steady, --rates=N,N (steady), --seconds=N (steady),"
+                  + " --source=file|kafka|steady, --rates=N,N, --seconds=N and --profile (steady),"
                   + " --startupArchives or --memory");
           System.exit(2);
         }
@@ -92,6 +94,7 @@ public final class Benchmark {
               "--source=steady compares tidemark, tidemark-final and native"),
           parallelism,
           heap,
+          profile,
           directory);
       return;
     }

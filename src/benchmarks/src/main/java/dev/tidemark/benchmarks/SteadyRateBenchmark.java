@@ -84,6 +84,7 @@ final class SteadyRateBenchmark {
       Set<SteadyVariant> variants,
       int parallelism,
       String heap,
+      boolean profile,
       Path directory)
       throws Exception {
     Files.createDirectories(directory);
@@ -103,6 +104,7 @@ final class SteadyRateBenchmark {
                     length,
                     parallelism,
                     heap,
+                    profile,
                     directory);
             System.err.println("benchmark: " + result.line());
             all.add(result);
@@ -123,6 +125,7 @@ final class SteadyRateBenchmark {
       Duration length,
       int parallelism,
       String heap,
+      boolean profile,
       Path directory)
       throws Exception {
     try (Admin admin =
@@ -134,7 +137,8 @@ final class SteadyRateBenchmark {
     }
     Path rows = directory.resolve(topic + ".json");
     Files.deleteIfExists(rows);
-    Process job = start(variant, bootstrapServers, topic, rows, parallelism, heap, directory);
+    Process job =
+        start(variant, bootstrapServers, topic, rows, parallelism, heap, profile, directory);
     FinalRowWatcher watcher = new FinalRowWatcher(rows);
     ScheduledExecutorService looks = Executors.newSingleThreadScheduledExecutor();
     looks.scheduleAtFixedRate(
@@ -177,7 +181,11 @@ final class SteadyRateBenchmark {
     }
     looks.shutdown();
     looks.awaitTermination(5, TimeUnit.SECONDS);
-    job.destroyForcibly().waitFor();
+    // Ended as a user ends it, so that a JFR recording is written out as the JVM exits.
+    job.destroy();
+    if (!job.waitFor(30, TimeUnit.SECONDS)) {
+      job.destroyForcibly().waitFor();
+    }
     return figures(
         variant,
         rate,
@@ -271,12 +279,20 @@ final class SteadyRateBenchmark {
       Path rows,
       int parallelism,
       String heap,
+      boolean profile,
       Path directory)
       throws IOException {
     Path temporary = Files.createTempDirectory(directory, "jvm");
-    List<String> command =
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    if (profile) {
+      command.add(
+          "-XX:StartFlightRecording=filename="
+              + directory.resolve(topic + ".jfr")
+              + ",settings=profile");
+    }
+    command.addAll(
         List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx" + heap,
             "-Djava.io.tmpdir=" + temporary,
             "--add-opens=java.base/java.util=ALL-UNNAMED",
@@ -288,7 +304,7 @@ final class SteadyRateBenchmark {
             bootstrapServers,
             topic,
             rows.toString(),
-            Integer.toString(parallelism));
+            Integer.toString(parallelism)));
     return new ProcessBuilder(command)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(directory.resolve(topic + ".log").toFile())
