@@ -348,14 +348,7 @@ class KafkaOnFlinkClusterIT {
     broker.send(topic, 1, backlog);
     expected.putAll(MetricsRows.expected(backlog));
     sendToBothPartitions(broker, topic, rest);
-    long anHourLater = newestEventTime(lines, 0) + Duration.ofHours(1).toMillis();
-    for (int partition = 0; partition < 2; partition++) {
-      broker.send(
-          topic,
-          partition,
-          List.of(
-              "{\"t\":" + anHourLater + ",\"st\":\"DIRECT\",\"i\":\"closer\",\"op\":\"es_sink\"}"));
-    }
+    sendClosers(broker, topic, lines);
     // (4) The upgraded job, from the savepoint.
     String[] restoring = Arrays.copyOf(options, options.length + 1);
     restoring[options.length] = "--savepointPath=" + savepoint;
@@ -454,16 +447,7 @@ class KafkaOnFlinkClusterIT {
         }
       }
       // (4) An hour later on each partition: every window closes.
-      long anHourLater = newestEventTime(lines, 0) + Duration.ofHours(1).toMillis();
-      for (int partition = 0; partition < 2; partition++) {
-        broker.send(
-            topic,
-            partition,
-            List.of(
-                "{\"t\":"
-                    + anHourLater
-                    + ",\"st\":\"DIRECT\",\"i\":\"closer\",\"op\":\"es_sink\"}"));
-      }
+      sendClosers(broker, topic, lines);
       readRows(broker, topic, rows, counts, () -> rows.keySet().containsAll(expected.keySet()));
       System.out.printf(
           "every window's row in, read_committed, %d ms after the TaskManagers were killed%n",
@@ -611,6 +595,19 @@ class KafkaOnFlinkClusterIT {
         return records;
       }
       Thread.sleep(200);
+    }
+  }
+
+  /** A record an hour after the newest of {@code lines} on each partition: every window closes. */
+  private static void sendClosers(KafkaBroker broker, String topic, List<String> lines)
+      throws Exception {
+    long anHourLater = newestEventTime(lines, 0) + Duration.ofHours(1).toMillis();
+    for (int partition = 0; partition < 2; partition++) {
+      broker.send(
+          topic,
+          partition,
+          List.of(
+              "{\"t\":" + anHourLater + ",\"st\":\"DIRECT\",\"i\":\"closer\",\"op\":\"es_sink\"}"));
     }
   }
 
