@@ -23,7 +23,8 @@ final class RunSummary {
           TidemarkMetrics.RESULTS_OUT,
           TidemarkMetrics.LATE_RECORDS,
           TidemarkMetrics.DEAD_LETTERS,
-          TidemarkMetrics.IN_ANOTHER_FORMAT);
+          TidemarkMetrics.LIKE_JSON,
+          TidemarkMetrics.LIKE_CSV);
 
   private RunSummary() {}
 
@@ -37,11 +38,10 @@ final class RunSummary {
   }
 
   /**
-   * From tidemark's counters by name ({@link #COUNTERS}); with a hint when dead letters look
-   * written in another format than the one read.
+   * From tidemark's counters by name ({@link #COUNTERS}); with a hint, naming the {@code --format}
+   * that reads them, when dead letters look written in another format than the one read.
    */
   static String of(Map<String, Long> counters) {
-    long inAnotherFormat = counters.getOrDefault(TidemarkMetrics.IN_ANOTHER_FORMAT, 0L);
     return "tidemark: "
         + counters.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L)
         + " records in, "
@@ -51,12 +51,20 @@ final class RunSummary {
         + " late, "
         + counters.getOrDefault(TidemarkMetrics.DEAD_LETTERS, 0L)
         + " dead letters"
-        + (inAnotherFormat == 0
-            ? ""
-            : " ("
-                + inAnotherFormat
-                + " of them look written in another format than the one read; explain says"
-                + " which)");
+        + hint(counters.getOrDefault(TidemarkMetrics.LIKE_JSON, 0L), "JSON records", "json")
+        + hint(counters.getOrDefault(TidemarkMetrics.LIKE_CSV, 0L), "comma-separated lines", "csv");
+  }
+
+  private static String hint(long deadLetters, String lookLike, String format) {
+    return deadLetters == 0
+        ? ""
+        : " ("
+            + deadLetters
+            + " of them look like "
+            + lookLike
+            + ", which --format="
+            + format
+            + " reads)";
   }
 
   private static long counter(PipelineResult result, String name) {

@@ -34,8 +34,11 @@ public final class TidemarkMetrics {
   /** Records that could not be used, in the dead-letter output with the reason. */
   public static final String DEAD_LETTERS = "deadLetters";
 
-  /** Dead letters that look written in another format than the one read (a JSON line as CSV). */
-  public static final String IN_ANOTHER_FORMAT = "deadLettersInAnotherFormat";
+  /** Dead letters of a CSV read that look like JSON records, which {@code --format=json} reads. */
+  public static final String LIKE_JSON = "deadLettersLikeJson";
+
+  /** Dead letters of a JSON read that look like comma-separated lines, {@code --format=csv}'s. */
+  public static final String LIKE_CSV = "deadLettersLikeCsv";
 
   private TidemarkMetrics() {}
 
@@ -55,8 +58,12 @@ public final class TidemarkMetrics {
     return Metrics.counter(NAMESPACE, DEAD_LETTERS);
   }
 
-  public static Counter inAnotherFormat() {
-    return Metrics.counter(NAMESPACE, IN_ANOTHER_FORMAT);
+  /**
+   * Dead letters that look written in the format {@code format} names ({@code json} or {@code csv},
+   * {@link dev.tidemark.transforms.parse.EventFormat#formatThatReads}), not in the one read.
+   */
+  public static Counter deadLettersLike(String format) {
+    return Metrics.counter(NAMESPACE, format.equals("json") ? LIKE_JSON : LIKE_CSV);
   }
 
   /** The name of {@code input}'s watermark gauge, e.g. {@code watermark[orders-3]}. */

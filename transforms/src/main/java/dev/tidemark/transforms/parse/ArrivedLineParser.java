@@ -39,6 +39,14 @@ public final class ArrivedLineParser implements Serializable {
   }
 
   /**
+   * The {@code --format} that reads {@code line}, a dead letter, if it looks written in another
+   * format ({@link EventFormat#formatThatReads}); null otherwise.
+   */
+  public @Nullable String formatThatReads(ArrivedLine line) {
+    return line.deadReason() == null ? format.formatThatReads(line.text()) : null;
+  }
+
+  /**
    * The event in {@code line}, as of the wall-clock time {@code now}.
    *
    * @throws BadRecordException with the reason, when the line cannot be used

@@ -22,7 +22,6 @@ final class CountedParse implements Serializable {
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
-  private final Counter inAnotherFormat = TidemarkMetrics.inAnotherFormat();
   private final ArrivedLineParser parser;
 
   CountedParse(ArrivedLineParser parser) {
@@ -54,8 +53,9 @@ final class CountedParse implements Serializable {
       return event;
     } catch (BadRecordException e) {
       deadLetters.inc();
-      if (parser.anotherFormat(line) != null) {
-        inAnotherFormat.inc();
+      String readBy = parser.formatThatReads(line);
+      if (readBy != null) {
+        TidemarkMetrics.deadLettersLike(readBy).inc();
       }
       dead.accept(new DeadLetter(line.text(), e.getMessage(), line.source()));
       return null;

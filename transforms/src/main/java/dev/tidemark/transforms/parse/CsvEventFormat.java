@@ -30,9 +30,14 @@ public final class CsvEventFormat implements EventFormat {
 
   @Override
   public @Nullable String anotherFormat(String raw) {
-    return raw.stripLeading().startsWith("{")
-        ? "JSON objects, which --format=json reads (with --keyField and --timeField)"
-        : null;
+    return formatThatReads(raw) == null
+        ? null
+        : "JSON objects, which --format=json reads (with --keyField and --timeField)";
+  }
+
+  @Override
+  public @Nullable String formatThatReads(String raw) {
+    return raw.stripLeading().startsWith("{") ? "json" : null;
   }
 
   @Override

@@ -25,6 +25,14 @@ public interface EventFormat extends Serializable {
     return null;
   }
 
+  /**
+   * The {@code --format} ({@code json} or {@code csv}) that reads {@code raw}, which this format
+   * cannot parse, when it looks written in that one ({@link #anotherFormat}); null otherwise.
+   */
+  default @Nullable String formatThatReads(String raw) {
+    return null;
+  }
+
   /** The event time this format finds in a record, or null when it cannot parse the record. */
   default SerializableFunction<String, @Nullable Instant> eventTimes() {
     return raw -> {

@@ -99,10 +99,15 @@ public final class JsonEventFormat implements EventFormat {
 
   @Override
   public @Nullable String anotherFormat(String raw) {
+    return formatThatReads(raw) == null
+        ? null
+        : "comma-separated lines, which --format=csv reads (key,epochMillis)";
+  }
+
+  @Override
+  public @Nullable String formatThatReads(String raw) {
     String text = raw.stripLeading();
-    return !text.isEmpty() && !text.startsWith("{") && text.contains(",")
-        ? "comma-separated lines, which --format=csv reads (key,epochMillis)"
-        : null;
+    return !text.isEmpty() && !text.startsWith("{") && text.contains(",") ? "csv" : null;
   }
 
   @Override

@@ -51,7 +51,6 @@ final class GatherWindowRecordsFn<AccumT>
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
-  private final Counter inAnotherFormat = TidemarkMetrics.inAnotherFormat();
   private final Counter lateRecords = TidemarkMetrics.lateRecords();
   private final ArrivedLineParser parser;
   private final int input;
@@ -89,8 +88,9 @@ final class GatherWindowRecordsFn<AccumT>
         event = parser.parse(line, now);
       } catch (BadRecordException e) {
         deadLetters.inc();
-        if (parser.anotherFormat(line) != null) {
-          inAnotherFormat.inc();
+        String readBy = parser.formatThatReads(line);
+        if (readBy != null) {
+          TidemarkMetrics.deadLettersLike(readBy).inc();
         }
         out.get(ParseEvents.DEAD_LETTER)
             .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
