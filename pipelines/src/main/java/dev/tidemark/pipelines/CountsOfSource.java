@@ -6,6 +6,7 @@ import dev.tidemark.pipelines.io.SourceRead;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.windowing.CountPerWindow;
+import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PBegin;
@@ -39,7 +40,7 @@ final class CountsOfSource extends PTransform<PBegin, PCollectionTuple> {
   public PCollectionTuple expand(PBegin begin) {
     Source source = settings.source();
     Optional<Replay> replay = source.replay(settings.format(), settings.eventTime());
-    PaneRules.log(source, replay.isPresent());
+    PaneRules.log(List.of(source), replay.isPresent(), settings.windowing(), settings.eventTime());
     if (replay.isPresent()) {
       return begin.apply("ReplayAndDecidePanes", replay.get().countPerWindow(settings.windowing()));
     }

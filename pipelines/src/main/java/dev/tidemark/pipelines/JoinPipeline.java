@@ -19,6 +19,7 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
@@ -118,8 +119,11 @@ public final class JoinPipeline {
     Optional<Replay> orders = settings.orders().replay(ORDERS, settings.eventTime());
     Optional<Replay> coupons = settings.coupons().replay(COUPONS, settings.eventTime());
     boolean replayed = orders.isPresent() && coupons.isPresent();
-    PaneRules.log(settings.orders(), replayed);
-    PaneRules.log(settings.coupons(), replayed);
+    PaneRules.log(
+        List.of(settings.orders(), settings.coupons()),
+        replayed,
+        settings.windowing(),
+        settings.eventTime());
     PCollectionTuple joined =
         replayed
             ? pipeline.apply(
