@@ -3,24 +3,24 @@ package dev.tidemark.transforms.join;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
-import dev.tidemark.transforms.model.WindowPane;
-import dev.tidemark.transforms.windowing.CaptureLateData;
+import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
+import java.util.List;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.transforms.join.CoGbkResult;
-import org.apache.beam.sdk.transforms.join.CoGroupByKey;
-import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.transforms.windowing.PaneInfo;
+import org.apache.beam.sdk.transforms.SimpleFunction;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
-import org.apache.beam.sdk.values.TypeDescriptor;
+import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * Left-joins two event streams on their key within {@link EventTimeWindowing}'s windows: every left
@@ -36,11 +36,16 @@ import org.apache.beam.sdk.values.TypeDescriptor;
  * }</pre>
  *
  * <p>"Newest" is the latest event time (ties broken by the text), so a left record is never
- * multiplied by several matches, which a relational join (and Beam's join library) would do. Both
- * inputs pass {@link CaptureLateData} first, so a record of either side that comes after its window
- * expired goes to {@link #LATE_LEFT} or {@link #LATE_RIGHT} instead of vanishing. The join fires on
- * the lower of the two watermarks; when one side is quiet and holds it, the preset's idle flush
- * still emits an EARLY pane with what has arrived. A consumer keeps the latest pane per window.
+ * multiplied by several matches, which a relational join (and Beam's join library) would do.
+ *
+ * <p>The join is an {@link AggregatePerWindow} whose aggregate is every record of the window with
+ * its side ({@link CollectRecordsFn}): the same pane step, pane rules and late decision as a count,
+ * judged by the lower of the two inputs' watermarks where both meet. So a record of either side is
+ * in exactly one place: the final pane of its window, or {@link #LATE_LEFT} / {@link #LATE_RIGHT},
+ * and a window that expired before a restore stays expired after it. When one side is quiet and
+ * holds the watermark, the idle flush emits an EARLY pane with what has arrived. The joined records
+ * are in the global window; each carries its window and pane, and a consumer keeps the latest pane
+ * per window.
  */
 public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PCollectionTuple> {
 
@@ -59,6 +64,9 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
   /** Output: right records that came after their window expired. */
   public static final TupleTag<LateRecord> LATE_RIGHT = new TupleTag<LateRecord>() {};
 
+  private static final KvCoder<EventKey, KV<Integer, Event>> SIDED_CODER =
+      KvCoder.of(EventKey.Coder.of(), KvCoder.of(VarIntCoder.of(), Event.Coder.of()));
+
   private final EventTimeWindowing windowing;
   private final MergeRecords merge;
 
@@ -73,54 +81,54 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
 
   @Override
   public PCollectionTuple expand(PCollectionTuple input) {
-    PCollectionTuple left = input.get(LEFT).apply("CaptureLateLeft", CaptureLateData.of(windowing));
-    PCollectionTuple right =
-        input.get(RIGHT).apply("CaptureLateRight", CaptureLateData.of(windowing));
-    TupleTag<Event> leftTag = new TupleTag<>();
-    TupleTag<Event> rightTag = new TupleTag<>();
+    AggregatePerWindow<EventKey, KV<Integer, Event>, List<KV<Integer, Event>>> collect =
+        AggregatePerWindow.of(windowing, new CollectRecordsFn());
+    PCollectionTuple decided =
+        PCollectionList.of(sided("Left", MergeMatchesFn.LEFT_SIDE, input.get(LEFT)))
+            .and(sided("Right", MergeMatchesFn.RIGHT_SIDE, input.get(RIGHT)))
+            .apply("BothSides", Flatten.pCollections())
+            .apply("DecidePanes", collect);
     PCollection<JoinedRecord> joined =
-        KeyedPCollectionTuple.of(leftTag, windowAndKey("Left", left))
-            .and(rightTag, windowAndKey("Right", right))
-            .apply("CoGroupByKey", CoGroupByKey.create())
-            .apply("MergeMatches", ParDo.of(new MergeMatchesFn(leftTag, rightTag, merge)));
+        decided.get(collect.panes()).apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)));
+    PCollectionTuple late =
+        decided
+            .get(collect.expired())
+            .apply(
+                "LateBySide",
+                ParDo.of(new LateBySideFn())
+                    .withOutputTags(LATE_LEFT, TupleTagList.of(LATE_RIGHT)));
     return PCollectionTuple.of(JOINED, joined)
-        .and(LATE_LEFT, left.get(CaptureLateData.LATE))
-        .and(LATE_RIGHT, right.get(CaptureLateData.LATE));
+        .and(LATE_LEFT, late.get(LATE_LEFT).setCoder(LateRecord.Coder.of()))
+        .and(LATE_RIGHT, late.get(LATE_RIGHT).setCoder(LateRecord.Coder.of()));
   }
 
-  private PCollection<KV<EventKey, Event>> windowAndKey(String side, PCollectionTuple captured) {
-    return captured
-        .get(CaptureLateData.ACCEPTED)
-        .apply("Window" + side, windowing.<Event>windowInto())
+  /** {@code events} keyed by their key, each with the number of its side. */
+  private static PCollection<KV<EventKey, KV<Integer, Event>>> sided(
+      String name, int side, PCollection<Event> events) {
+    return events
         .apply(
-            "Key" + side, WithKeys.of(Event::key).withKeyType(TypeDescriptor.of(EventKey.class)));
+            "Key" + name,
+            MapElements.via(
+                new SimpleFunction<Event, KV<EventKey, KV<Integer, Event>>>() {
+                  @Override
+                  public KV<EventKey, KV<Integer, Event>> apply(Event event) {
+                    return KV.of(event.key(), KV.of(side, event));
+                  }
+                }))
+        .setCoder(SIDED_CODER);
   }
 
-  /** Emits each left record of a pane with the newest right record, or none. */
-  private static final class MergeMatchesFn extends DoFn<KV<EventKey, CoGbkResult>, JoinedRecord> {
-    private final TupleTag<Event> leftTag;
-    private final TupleTag<Event> rightTag;
-    private final MergeRecords merge;
-
-    MergeMatchesFn(TupleTag<Event> leftTag, TupleTag<Event> rightTag, MergeRecords merge) {
-      this.leftTag = leftTag;
-      this.rightTag = rightTag;
-      this.merge = merge;
-    }
+  /** Each expired record as a {@link LateRecord}, under the tag of its side. */
+  private static final class LateBySideFn
+      extends DoFn<KV<EventKey, Expired<KV<Integer, Event>>>, LateRecord> {
 
     @ProcessElement
     public void processElement(
-        @Element KV<EventKey, CoGbkResult> grouped,
-        BoundedWindow window,
-        PaneInfo pane,
-        OutputReceiver<JoinedRecord> out) {
-      NewestMatch.join(
-          grouped.getKey().text(),
-          WindowPane.of((IntervalWindow) window, pane),
-          grouped.getValue().getAll(leftTag),
-          grouped.getValue().getAll(rightTag),
-          merge,
-          out::output);
+        @Element KV<EventKey, Expired<KV<Integer, Event>>> element, MultiOutputReceiver out) {
+      Expired<KV<Integer, Event>> expired = element.getValue();
+      KV<Integer, Event> sided = expired.value();
+      out.get(sided.getKey() == MergeMatchesFn.LEFT_SIDE ? LATE_LEFT : LATE_RIGHT)
+          .output(LateRecord.of(sided.getValue(), expired.window(), expired.watermark()));
     }
   }
 }

@@ -1,20 +1,18 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.join.CollectRecordsFn;
 import dev.tidemark.transforms.join.JoinedRecord;
 import dev.tidemark.transforms.join.LeftJoinPerWindow;
+import dev.tidemark.transforms.join.MergeMatchesFn;
 import dev.tidemark.transforms.join.MergeRecords;
-import dev.tidemark.transforms.join.NewestMatch;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -32,9 +30,6 @@ import org.apache.beam.sdk.values.PCollectionTuple;
  * watermark, then left before right, then by line. Made by {@link Replay#leftJoin}.
  */
 public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollectionTuple> {
-
-  private static final int LEFT = 0;
-  private static final int RIGHT = 1;
 
   private final Replay left;
   private final Replay right;
@@ -57,6 +52,7 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
             KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>>>
         decide =
             new ReplayPanes<>(
+                // Each recording's place in the list is the side number of its records.
                 List.of(KV.of("Left", left), KV.of("Right", right)),
                 windowing,
                 new CollectRecordsFn(),
@@ -69,8 +65,8 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
         decided.get(decide.panes).apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)));
     PCollection<KV<Integer, LateRecord>> late = decided.get(decide.late);
     return PCollectionTuple.of(LeftJoinPerWindow.JOINED, joined)
-        .and(LeftJoinPerWindow.LATE_LEFT, lateOf("Left", LEFT, late))
-        .and(LeftJoinPerWindow.LATE_RIGHT, lateOf("Right", RIGHT, late))
+        .and(LeftJoinPerWindow.LATE_LEFT, lateOf("Left", MergeMatchesFn.LEFT_SIDE, late))
+        .and(LeftJoinPerWindow.LATE_RIGHT, lateOf("Right", MergeMatchesFn.RIGHT_SIDE, late))
         .and(ParseEvents.DEAD_LETTER, decided.get(decide.deadLetters));
   }
 
@@ -78,30 +74,5 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
       String side, int input, PCollection<KV<Integer, LateRecord>> late) {
     return late.apply("Late" + side, Filter.by(record -> record.getKey() == input))
         .apply("LateRecords" + side, Values.create());
-  }
-
-  /** Emits each left record of a pane with the newest right record of the pane, or none. */
-  private static final class MergeMatchesFn
-      extends DoFn<KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>>, JoinedRecord> {
-    private final MergeRecords merge;
-
-    MergeMatchesFn(MergeRecords merge) {
-      this.merge = merge;
-    }
-
-    @ProcessElement
-    public void processElement(
-        @Element KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>> pane,
-        OutputReceiver<JoinedRecord> out) {
-      List<Event> lefts = new ArrayList<>();
-      List<Event> rights = new ArrayList<>();
-      for (KV<Integer, Event> record : pane.getValue().getValue()) {
-        (record.getKey() == LEFT ? lefts : rights).add(record.getValue());
-      }
-      // Left records in the order they were read, so a pane reads the same in every run.
-      lefts.sort(Comparator.comparingLong(Event::position));
-      NewestMatch.join(
-          pane.getKey().text(), pane.getValue().getKey(), lefts, rights, merge, out::output);
-    }
   }
 }

@@ -158,7 +158,7 @@ public final class Replay implements Serializable {
   /**
    * Reads and parses the recording, {@code ParseEvents.EVENTS} and {@code DEAD_LETTER}, without the
    * replay's windowing: for a pipeline that mixes it with a live source, where the live rules
-   * ({@code CaptureLateData}) apply to both.
+   * ({@code AggregatePerWindow}) apply to both.
    */
   public PTransform<PBegin, PCollectionTuple> readAndParse() {
     return new PTransform<PBegin, PCollectionTuple>() {

@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.join;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -11,7 +12,6 @@ import org.apache.beam.sdk.testing.TestPipelineExtension;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
-import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TimestampedValue;
@@ -33,7 +33,6 @@ class LeftJoinPerWindowTest {
 
   static final Instant BASE_TIME = new Instant(1_700_000_000_000L);
   static final Duration WINDOW = Duration.standardSeconds(5);
-  static final IntervalWindow FIRST_WINDOW = new IntervalWindow(BASE_TIME, WINDOW);
   private static final Duration IDLE_FLUSH = Duration.standardSeconds(10);
   private static final EventTimeWindowing WINDOWING =
       EventTimeWindowing.fixed(WINDOW)
@@ -98,12 +97,27 @@ class LeftJoinPerWindowTest {
         .get(ParseEvents.EVENTS);
   }
 
-  private static PCollection<String> idsAndSalesmen(PCollectionTuple joined) {
+  /**
+   * Each joined order as "window pane orderId->orderSalesmanId", the window by its start in seconds
+   * after {@link #BASE_TIME}: "0s ON_TIME#0 final o1->u9".
+   */
+  private static PCollection<String> panesAndSalesmen(PCollectionTuple joined) {
     return joined
         .get(LeftJoinPerWindow.JOINED)
         .apply(
-            "IdAndSalesman",
-            MapElements.into(TypeDescriptors.strings()).via(LeftJoinPerWindowTest::idAndSalesman));
+            "PaneAndSalesman",
+            MapElements.into(TypeDescriptors.strings())
+                .via(
+                    (JoinedRecord record) -> {
+                      WindowPane pane = record.pane();
+                      return (pane.windowStart().getMillis() - BASE_TIME.getMillis()) / 1000
+                          + "s "
+                          + pane.timing()
+                          + "#"
+                          + pane.index()
+                          + (pane.isFinal() ? " final " : " ")
+                          + idAndSalesman(record);
+                    }));
   }
 
   @Test
@@ -119,11 +133,14 @@ class LeftJoinPerWindowTest {
                 // (1) Two coupons for b1: the newer one wins; no order is duplicated.
                 coupon("b1", "u9", 900))
             .advanceWatermarkToInfinity();
-    PCollection<String> joined = idsAndSalesmen(join(p.apply(stream), WINDOWING));
+    PCollection<String> joined = panesAndSalesmen(join(p.apply(stream), WINDOWING));
 
+    // (2) One pane: the watermark passes the window's end and its expiry at once.
     PAssert.that(joined)
-        .inFinalPane(FIRST_WINDOW)
-        .containsInAnyOrder("o1->u9", "o2->u9", "o3->null");
+        .containsInAnyOrder(
+            "0s ON_TIME#0 final o1->u9",
+            "0s ON_TIME#0 final o2->u9",
+            "0s ON_TIME#0 final o3->null");
     p.run();
   }
 
@@ -138,10 +155,16 @@ class LeftJoinPerWindowTest {
             // (2) The idle flush passes in processing time.
             .advanceProcessingTime(IDLE_FLUSH.plus(Duration.standardSeconds(1)))
             .advanceWatermarkToInfinity();
-    PCollection<String> joined = idsAndSalesmen(join(p.apply(stream), WINDOWING));
+    PCollection<String> joined = panesAndSalesmen(join(p.apply(stream), WINDOWING));
 
-    // (3) The orders came out, without a salesman, before the watermark closed the window.
-    PAssert.that(joined).inEarlyPane(FIRST_WINDOW).containsInAnyOrder("o1->null", "o2->null");
+    // (3) The orders came out, without a salesman, before the watermark closed the window, and
+    // again when it did.
+    PAssert.that(joined)
+        .containsInAnyOrder(
+            "0s EARLY#0 o1->null",
+            "0s EARLY#0 o2->null",
+            "0s ON_TIME#1 final o1->null",
+            "0s ON_TIME#1 final o2->null");
     p.run();
   }
 
@@ -157,7 +180,7 @@ class LeftJoinPerWindowTest {
             .advanceWatermarkToInfinity();
     PCollectionTuple joined = join(p.apply(stream), WINDOWING);
 
-    PAssert.that(idsAndSalesmen(joined)).inFinalPane(FIRST_WINDOW).containsInAnyOrder("o1->null");
+    PAssert.that(panesAndSalesmen(joined)).containsInAnyOrder("0s ON_TIME#0 final o1->null");
     PAssert.that(
             joined
                 .get(LeftJoinPerWindow.LATE_LEFT)

@@ -1,4 +1,4 @@
-package dev.tidemark.transforms.replay;
+package dev.tidemark.transforms.join;
 
 import dev.tidemark.transforms.model.Event;
 import java.util.ArrayList;
@@ -12,11 +12,16 @@ import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.values.KV;
 
-/** Keeps every record of a window with the number of its input, for a join. */
-final class CollectRecordsFn
+/**
+ * The aggregate of a join's window: every record of it, with the number of its side ({@link
+ * MergeMatchesFn#LEFT_SIDE} or {@link MergeMatchesFn#RIGHT_SIDE}), so that {@link MergeMatchesFn}
+ * can join a pane. Shared by the live and the replayed join.
+ */
+public final class CollectRecordsFn
     extends CombineFn<KV<Integer, Event>, List<KV<Integer, Event>>, List<KV<Integer, Event>>> {
 
-  static final Coder<List<KV<Integer, Event>>> CODER =
+  /** The coder of the records of a window. */
+  public static final Coder<List<KV<Integer, Event>>> CODER =
       ListCoder.of(KvCoder.of(VarIntCoder.of(), Event.Coder.of()));
 
   @Override
