@@ -203,6 +203,11 @@ final class FlinkCluster implements AutoCloseable {
     return JSON.readTree(rest("/jobs/" + id)).path("state").asText();
   }
 
+  /** The name the job {@code id} is listed under. */
+  String jobName(String id) throws IOException, InterruptedException {
+    return JSON.readTree(rest("/jobs/" + id)).path("name").asText();
+  }
+
   /** Waits until the job submitted last is in {@code state}, e.g. {@code RUNNING}. */
   void awaitLatestJob(String state) throws Exception {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();

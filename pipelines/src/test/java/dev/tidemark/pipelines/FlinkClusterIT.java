@@ -50,7 +50,7 @@ class FlinkClusterIT {
   private static final String DETACHED = "detached";
 
   private static final Pattern SUBMITTED =
-      Pattern.compile("tidemark: submitted job ([0-9a-f]{32}) to (.+)");
+      Pattern.compile("tidemark: submitted job ([0-9a-f]{32}) \\((\\S+)\\) to (.+)");
 
   /** A series of tidemark's records-in counter as Flink's Prometheus reporter names it. */
   private static final Pattern PROMETHEUS_RECORDS_IN =
@@ -140,8 +140,11 @@ class FlinkClusterIT {
   @Test
   void aDetachedSubmitReturnsAndACancelEndsAWaitingClientWithTheSummary(FlinkCluster cluster)
       throws Exception {
-    // Two jobs side by side, 2 slots each: one submitted detached, one by a client that waits.
-    Process detached = submitCount(DETACHED, cluster, SLOW_GENERATOR, "--detached");
+    // Two jobs side by side, 2 slots each: one submitted detached, under a name of its own, one by
+    // a client that waits, under the default name.
+    Process detached =
+        submitCount(
+            DETACHED, cluster, SLOW_GENERATOR, "--detached", "--jobName=tidemark-count-detached");
     Process waiting = submitCount(cluster, SLOW_GENERATOR);
     try {
       // (1) The detached client returns once the cluster has its job, and names it.
@@ -149,11 +152,11 @@ class FlinkClusterIT {
           Files.readString(log(DETACHED)),
           detached.waitFor(2, TimeUnit.MINUTES) && detached.exitValue() == 0,
           equalTo(true));
-      String detachedJob = announcedJob(cluster, log(DETACHED));
+      String detachedJob = announcedJob(cluster, log(DETACHED), "tidemark-count-detached");
       // (2) The waiting client names its job too; both run, and the REST API, which the client
       // reads once a second, shows the waiting job's records.
       awaitResults(5);
-      String waitingJob = announcedJob(cluster, log());
+      String waitingJob = announcedJob(cluster, log(), "tidemark-count-generator");
       assertThat(cluster.jobState(detachedJob), equalTo("RUNNING"));
       assertThat(cluster.jobState(waitingJob), equalTo("RUNNING"));
       awaitRecordsShownByRest(cluster, waitingJob);
@@ -184,15 +187,18 @@ class FlinkClusterIT {
 
   /**
    * The id of the job that the client whose output is {@code log} says it submitted, checking the
-   * rest of that line: the cluster's address and the job's page in its Web UI.
+   * rest of that line: the job's name, which the cluster lists it under, the cluster's address and
+   * the job's page in its Web UI.
    */
-  private static String announcedJob(FlinkCluster cluster, Path log) throws Exception {
+  private static String announcedJob(FlinkCluster cluster, Path log, String name) throws Exception {
     String output = Files.readString(log);
     Matcher announced = SUBMITTED.matcher(output);
     assertThat(output, announced.find(), equalTo(true));
     String id = announced.group(1);
+    assertThat(announced.group(2), equalTo(name));
+    assertThat(cluster.jobName(id), equalTo(name));
     assertThat(
-        announced.group(2),
+        announced.group(3),
         equalTo(
             cluster.master()
                 + "; Web UI http://"

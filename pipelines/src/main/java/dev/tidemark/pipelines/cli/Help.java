@@ -24,6 +24,10 @@ final class Help {
               "[local] for an embedded Flink cluster, or HOST:PORT of a cluster's REST endpoint"),
           new OptionDoc("parallelism", "<runner's>", "How many parallel instances each step runs"),
           new OptionDoc(
+              "jobName",
+              "tidemark-<pipeline>-<source>",
+              "The job's name in Flink's Web UI and REST API, e.g. tidemark-metrics-kafka"),
+          new OptionDoc(
               "checkpointingInterval",
               "-1",
               "Flink: milliseconds between checkpoints; -1 for none. With checkpoints, a restarted"

@@ -31,6 +31,7 @@ final class OptionNames {
           "executionRetryDelay",
           "flinkConfDir",
           "savepointPath",
+          "jobName",
           "fasterCopy");
 
   /** The runner options that only Flink uses: the DirectRunner would ignore them. */

@@ -167,9 +167,15 @@ public final class Tidemark {
     return ignores;
   }
 
-  /** tidemark's defaults for Beam's own options: embedded Flink. */
-  private static String[] withDefaults(List<String> givenOptions) {
+  /**
+   * tidemark's defaults for Beam's own options: embedded Flink, and a job name that says what the
+   * job is ({@link DefaultJobName}).
+   */
+  private static String[] withDefaults(String command, List<String> givenOptions) {
     List<String> options = new ArrayList<>(givenOptions);
+    if (options.stream().noneMatch(option -> option.startsWith("--jobName="))) {
+      options.add("--jobName=" + DefaultJobName.of(command, givenOptions));
+    }
     if (options.stream().noneMatch(option -> option.startsWith("--runner="))) {
       options.add("--runner=FlinkRunner");
     }
@@ -248,7 +254,7 @@ public final class Tidemark {
       if (!mistakes.isEmpty()) {
         throw new ConfigurationException(String.join("\n", mistakes));
       }
-      String[] args = runsPipeline ? withDefaults(given) : given.toArray(String[]::new);
+      String[] args = runsPipeline ? withDefaults(name, given) : given.toArray(String[]::new);
       ArgumentChecks.check(args, options);
       T parsed = parse(args);
       try {

@@ -47,17 +47,39 @@ final class FlinkJob {
     this.id = id;
   }
 
-  /** The running job named {@code name} at the REST address {@code hostPort}, if there is one. */
-  static Optional<FlinkJob> running(String hostPort, String name) {
-    return newest(hostPort, name, job -> job.path("state").asText().equals("RUNNING"));
+  /**
+   * The running job named {@code name} at the REST address {@code hostPort}, but none of {@code
+   * earlier}, if there is one.
+   */
+  static Optional<FlinkJob> running(String hostPort, String name, Set<String> earlier) {
+    return newest(
+        hostPort,
+        name,
+        job ->
+            !earlier.contains(job.path("jid").asText())
+                && job.path("state").asText().equals("RUNNING"));
   }
 
   /**
-   * The job named {@code name} at the REST address {@code hostPort} that started last, whatever its
-   * state, if there is one: a job just submitted may still be initializing.
+   * The job named {@code name} at the REST address {@code hostPort}, but none of {@code earlier},
+   * that started last, whatever its state, if there is one: a job just submitted may still be
+   * initializing.
    */
-  static Optional<FlinkJob> newest(String hostPort, String name) {
-    return newest(hostPort, name, job -> true);
+  static Optional<FlinkJob> newest(String hostPort, String name, Set<String> earlier) {
+    return newest(hostPort, name, job -> !earlier.contains(job.path("jid").asText()));
+  }
+
+  /** The ids of every job the REST API at {@code hostPort} lists; none if it does not answer. */
+  static Set<String> ids(String hostPort) {
+    Set<String> ids = new HashSet<>();
+    try {
+      for (JsonNode job : get(api(hostPort) + "/jobs/overview").path("jobs")) {
+        ids.add(job.path("jid").asText());
+      }
+    } catch (IOException e) {
+      return Set.of();
+    }
+    return ids;
   }
 
   /**

@@ -100,6 +100,9 @@ public final class PipelineRun {
   /** Where the job's Flink REST API answers, if that is known; set before a Flink run starts. */
   private volatile Optional<String> restAddress = Optional.empty();
 
+  /** How the job is found on its REST API, if its address is known; set with it. */
+  private volatile Optional<SubmittedJob> submitted = Optional.empty();
+
   PipelineRun(TidemarkOptions options, PrintStream err) {
     this.options = options;
     this.err = err;
@@ -164,6 +167,7 @@ public final class PipelineRun {
     // runner's could leave this run's options with another name than the one the job was given,
     // and a stop then finds "no running job" while the job runs. Bound here, before any thread.
     options.setJobName(options.getJobName());
+    submitted = restAddress.map(address -> SubmittedJob.named(options.getJobName(), address));
     boolean onACluster = FlinkMasterCheck.isCluster(options.getFlinkMaster());
     if (options.getDetached()) {
       options.setAttachedMode(false);
@@ -221,8 +225,7 @@ public final class PipelineRun {
   private Map<String, Long> countsAtTheCancel() {
     Map<String, Long> last = lastReported.get();
     try {
-      Optional<FlinkJob> job =
-          restAddress.flatMap(address -> FlinkJob.newest(address, options.getJobName()));
+      Optional<FlinkJob> job = submitted.flatMap(SubmittedJob::find);
       if (job.isPresent()) {
         Map<String, Long> now = job.get().counters();
         long recordsNow = now.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L);
@@ -258,7 +261,7 @@ public final class PipelineRun {
       Optional<FlinkJob> job = Optional.empty();
       while (job.isEmpty()) {
         Thread.sleep(200);
-        job = FlinkJob.newest(options.getFlinkMaster(), options.getJobName());
+        job = submitted.flatMap(SubmittedJob::find);
       }
       err.println(announcement(job.get()));
       while (true) {
@@ -279,7 +282,7 @@ public final class PipelineRun {
    * the cluster does not list it.
    */
   private Optional<FlinkJob> announceSubmission() {
-    Optional<FlinkJob> job = FlinkJob.newest(options.getFlinkMaster(), options.getJobName());
+    Optional<FlinkJob> job = submitted.flatMap(SubmittedJob::find);
     err.println(
         job.map(this::announcement)
             .orElse(
@@ -293,7 +296,9 @@ public final class PipelineRun {
   private String announcement(FlinkJob job) {
     return "tidemark: submitted job "
         + job.id()
-        + " to "
+        + " ("
+        + options.getJobName()
+        + ") to "
         + options.getFlinkMaster()
         + "; Web UI "
         + job.webUi();
@@ -452,7 +457,7 @@ public final class PipelineRun {
   }
 
   private Optional<FlinkJob> job() {
-    return restAddress.flatMap(address -> FlinkJob.running(address, options.getJobName()));
+    return submitted.flatMap(SubmittedJob::running);
   }
 
   private static void cancelQuietly(PipelineResult result) {
