@@ -97,6 +97,11 @@ final class FlinkCluster implements AutoCloseable {
     return cluster;
   }
 
+  /** The directory of the cluster's {@code flink-conf.yaml}, as Flink's CLI takes it. */
+  Path configurationDirectory() {
+    return jvms.directory();
+  }
+
   /** What {@code --flinkMaster} takes. */
   String master() {
     return "localhost:" + restPort;

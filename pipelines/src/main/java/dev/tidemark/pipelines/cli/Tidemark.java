@@ -7,10 +7,13 @@ import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import dev.tidemark.pipelines.runner.EmbeddedFlink;
+import dev.tidemark.pipelines.runner.FlinkLauncher;
 import dev.tidemark.pipelines.runner.KafkaTopicsCheck;
 import dev.tidemark.pipelines.runner.PipelineRun;
 import dev.tidemark.pipelines.runner.RunPreparation;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -54,7 +57,7 @@ public final class Tidemark {
           "explain",
           Command.other(
               ExplainRecording.Options.class,
-              (options, args, out, err) -> {
+              (options, args, out, err, launch) -> {
                 RunPreparation.requireKafkaTopics(options, Arrays.asList(args));
                 return ExplainRecording.run(options, out);
               },
@@ -62,7 +65,14 @@ public final class Tidemark {
           "startup-archive",
           Command.other(
               StartupArchive.Options.class,
-              (options, args, out, err) -> StartupArchive.run(options, out, err),
+              (options, args, out, err, launch) -> {
+                if (launch == Launch.FLINK) {
+                  throw new ConfigurationException(
+                      "startup-archive makes its own runs on embedded Flink; run it with java -jar"
+                          + " tidemark.jar startup-archive, not through Flink's launcher");
+                }
+                return StartupArchive.run(options, out, err);
+              },
               runnerOptions("makes its own runs, on embedded Flink", Set.of())));
 
   private Tidemark() {}
@@ -80,6 +90,10 @@ public final class Tidemark {
   public static final int FAILED = PipelineRun.FAILED;
 
   public static void main(String[] args) {
+    if (FlinkLauncher.isRunningThisMain()) {
+      runInFlinksLauncher(args);
+      return;
+    }
     int exitCode;
     try {
       exitCode = run(args, System.out, System.err);
@@ -93,8 +107,32 @@ public final class Tidemark {
     System.exit(exitCode);
   }
 
+  /**
+   * The command line under one of Flink's launchers: the job is submitted through the launcher's
+   * environment, and what would end a {@code java -jar} run with exit code 2 is an exception with
+   * the same words on one line, which the launcher shows. Never exits: the JVM is the launcher's,
+   * and may be a JobManager with other jobs on it.
+   */
+  private static void runInFlinksLauncher(String[] args) {
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    int exitCode;
+    try (PrintStream err = new PrintStream(said, true, StandardCharsets.UTF_8)) {
+      exitCode = run(args, System.out, err, Launch.FLINK);
+    }
+    String text = said.toString(StandardCharsets.UTF_8);
+    System.err.print(text);
+    if (exitCode != 0) {
+      throw new IllegalArgumentException(String.join(" ", text.strip().lines().toList()));
+    }
+  }
+
   /** Runs the command line and returns the exit code, without exiting. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, out, err, Launch.CLIENT);
+  }
+
+  /** Runs the command line as {@code launch} calls it; returns the exit code, without exiting. */
+  static int run(String[] args, PrintStream out, PrintStream err, Launch launch) {
     if (args.length == 0) {
       Help.general(err);
       return BAD_CONFIGURATION;
@@ -125,7 +163,7 @@ public final class Tidemark {
       return 0;
     }
     try {
-      return command.run(args[0], options, out, err);
+      return command.run(args[0], options, out, err, launch);
     } catch (ConfigurationException e) {
       return badConfiguration(e.getMessage(), err);
     }
@@ -171,7 +209,7 @@ public final class Tidemark {
    * tidemark's defaults for Beam's own options: embedded Flink, and a job name that says what the
    * job is ({@link DefaultJobName}).
    */
-  private static String[] withDefaults(String command, List<String> givenOptions) {
+  private static String[] withDefaults(String command, List<String> givenOptions, Launch launch) {
     List<String> options = new ArrayList<>(givenOptions);
     if (options.stream().noneMatch(option -> option.startsWith("--jobName="))) {
       options.add("--jobName=" + DefaultJobName.of(command, givenOptions));
@@ -180,7 +218,7 @@ public final class Tidemark {
       options.add("--runner=FlinkRunner");
     }
     if (options.stream().noneMatch(option -> option.startsWith("--flinkMaster="))) {
-      options.add("--flinkMaster=[local]");
+      options.add("--flinkMaster=" + launch.defaultFlinkMaster());
     }
     return options.toArray(String[]::new);
   }
@@ -210,11 +248,16 @@ public final class Tidemark {
       // validate all their interfaces once more.
       return new Command<>(
           options,
-          (parsed, args, out, err) -> {
+          (parsed, args, out, err, launch) -> {
             KafkaTopicsCheck topics =
                 RunPreparation.startKafkaTopicsCheck(parsed, Arrays.asList(args));
             Pipeline pipeline = build.apply(parsed);
             topics.await();
+            if (launch == Launch.FLINK) {
+              report.accept(parsed);
+              FlinkLauncher.submit(pipeline, parsed, err);
+              return 0;
+            }
             RunPreparation.prepareRunner(parsed);
             report.accept(parsed);
             return PipelineRun.run(pipeline, parsed, err);
@@ -241,10 +284,13 @@ public final class Tidemark {
      * Checks every option name of {@code given} at once, then each value Beam would take badly,
      * then parses them (with tidemark's runner defaults for a pipeline) and runs.
      */
-    int run(String name, List<String> given, PrintStream out, PrintStream err) {
+    int run(String name, List<String> given, PrintStream out, PrintStream err, Launch launch) {
       Set<String> taken = new HashSet<>(Help.ownOptions(options).keySet());
       taken.addAll(OptionNames.RUNNER);
       Map<String, String> ignored = new TreeMap<>(ignores);
+      if (runsPipeline) {
+        ignored.putAll(launch.refusedOptions());
+      }
       if (runsPipeline && given.contains("--runner=DirectRunner")) {
         OptionNames.FLINK_ONLY.forEach(
             flink -> ignored.put(flink, "on the DirectRunner does not use it: it is Flink's"));
@@ -254,11 +300,12 @@ public final class Tidemark {
       if (!mistakes.isEmpty()) {
         throw new ConfigurationException(String.join("\n", mistakes));
       }
-      String[] args = runsPipeline ? withDefaults(name, given) : given.toArray(String[]::new);
+      String[] args =
+          runsPipeline ? withDefaults(name, given, launch) : given.toArray(String[]::new);
       ArgumentChecks.check(args, options);
       T parsed = parse(args);
       try {
-        return action.run(parsed, args, out, err);
+        return action.run(parsed, args, out, err, launch);
       } catch (IllegalArgumentException e) {
         return badConfiguration(e.getMessage(), err);
       } finally {
@@ -275,9 +322,9 @@ public final class Tidemark {
     }
   }
 
-  /** What a command does with its parsed options; returns the exit code. */
+  /** What a command does with its parsed options, as {@code launch} called it; the exit code. */
   @FunctionalInterface
   private interface Action<T> {
-    int run(T options, String[] args, PrintStream out, PrintStream err);
+    int run(T options, String[] args, PrintStream out, PrintStream err, Launch launch);
   }
 }

@@ -83,7 +83,7 @@ public final class RunPreparation {
    *
    * @throws ConfigurationException one line for each sink that is stdout
    */
-  private static void requireNoStdoutOnACluster(TidemarkOptions options) {
+  static void requireNoStdoutOnACluster(TidemarkOptions options) {
     Map<String, String> sinks = new LinkedHashMap<>();
     sinks.put("sink", options.getSink());
     sinks.put("lateSink", options.getLateSink());

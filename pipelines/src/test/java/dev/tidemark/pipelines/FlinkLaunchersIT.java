@@ -1,0 +1,180 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.transforms.testing.ChildJvms;
+import dev.tidemark.transforms.testing.KafkaBroker;
+import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * The shaded jar run as Flink users run any job, by Flink's own launchers on a real session
+ * cluster: uploaded and run through the REST API, as the Web UI's "Submit New Job" does, and
+ * submitted with {@code flink run} (Flink's {@code CliFrontend}). The job goes through the
+ * launcher's environment, under its default name, and its rows, read back from Kafka, are the ones
+ * its records give. A mistake in the program arguments is one line in the REST API's answer, and
+ * the JobManager, whose JVM ran tidemark's main, keeps running.
+ */
+@ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
+@ResourceLock(SharedFlinkCluster.LOCK)
+@Order(SharedFlinkCluster.ORDER)
+@ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
+class FlinkLaunchersIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long BASE = 1_700_000_000_000L;
+  private static final Path JAR = Path.of("target", "tidemark.jar").toAbsolutePath();
+
+  @TempDir Path directory;
+
+  @Test
+  void theWebUisJarUploadRunsMetricsAndRefusesAMistakeInOneLine(
+      KafkaBroker broker, FlinkCluster cluster) throws Exception {
+    String topic = "launched-by-rest";
+    broker.createTopic(topic, 2);
+    broker.createTopic(topic + "-per-second", 1);
+    List<String> lines = MetricsRows.records(300, 41);
+    Map<String, Long> expected = MetricsRows.expected(lines);
+    broker.send(topic, 0, lines);
+    String jar = FlinkRest.uploadJar(cluster.master(), JAR);
+
+    // (1) A mistake: one line, naming the option, in the answer; the JobManager runs on.
+    HttpResponse<String> refused =
+        FlinkRest.runJar(
+            cluster.master(), jar, List.of("metrics", "--detached", "--flinkMaster=x:1"));
+    assertThat(refused.body(), refused.statusCode(), not(equalTo(200)));
+    assertThat(
+        refused.body(),
+        containsString(
+            "tidemark: --detached: metrics run by Flink's launcher is submitted without waiting"
+                + " for it, whatever the launcher's mode; leave it out tidemark: --flinkMaster:"
+                + " metrics run by Flink's launcher goes to the launcher's cluster; leave it out"));
+    assertThat(cluster.rest("/overview"), containsString("\"taskmanagers\":2"));
+
+    // (2) The run: the job is the cluster's, under its default name, and writes every window.
+    HttpResponse<String> run =
+        FlinkRest.runJar(
+            cluster.master(),
+            jar,
+            List.of(
+                "metrics",
+                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
+                "--lateSink=file:" + directory.resolve("late.json"),
+                "--deadLetterSink=file:" + directory.resolve("dead.json"),
+                "--parallelism=2",
+                "--idleTimeout=3s",
+                "--emit=final"));
+    assertThat(run.body(), run.statusCode(), equalTo(200));
+    String job = JSON.readTree(run.body()).path("jobid").asText();
+    assertThat(cluster.jobName(job), equalTo("tidemark-metrics-kafka"));
+    Map<String, Long> counts = new TreeMap<>();
+    TopicValues.read(
+        broker.bootstrapServers(),
+        topic + "-per-second",
+        Duration.ofMinutes(2),
+        value -> {
+          JsonNode row = MetricsRows.readJson(value);
+          counts.put(MetricsRows.windowOf(row), row.get("count_result").asLong());
+        },
+        () -> counts.keySet().containsAll(expected.keySet()));
+    assertThat(counts, equalTo(expected));
+  }
+
+  @Test
+  void flinkRunSubmitsCountThroughItsOwnEnvironment(KafkaBroker broker, FlinkCluster cluster)
+      throws Exception {
+    String topic = "launched-by-cli";
+    broker.createTopic(topic, 1);
+    broker.createTopic(topic + "-results", 1);
+    List<String> lines = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (int i = 0; i < 100; i++) {
+      long time = BASE + i * 100L;
+      String key = "k" + (i % 3);
+      lines.add(key + "," + time);
+      expected.merge(key + "," + (time - time % 1000), 1L, Long::sum);
+    }
+    // A record a minute later closes every window of the others.
+    lines.add("closer," + (BASE + 60_000));
+    broker.send(topic, 0, lines);
+
+    ProcessBuilder flinkRunCommand =
+        ChildJvms.java(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.apache.flink.client.cli.CliFrontend",
+                "run",
+                "-m",
+                cluster.master(),
+                JAR.toString(),
+                "count",
+                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-results",
+                "--lateSink=file:" + directory.resolve("late.json"),
+                "--deadLetterSink=file:" + directory.resolve("dead.json"),
+                "--windowSize=1s",
+                "--emit=final")
+            .redirectOutput(directory.resolve("flink-run.log").toFile());
+    // Where Flink's CLI reads the cluster's configuration, as bin/flink sets it.
+    flinkRunCommand
+        .environment()
+        .put("FLINK_CONF_DIR", cluster.configurationDirectory().toString());
+    Process flinkRun = flinkRunCommand.start();
+    try {
+      String log = directory.resolve("flink-run.log").toString();
+      assertThat(
+          log, flinkRun.waitFor(2, TimeUnit.MINUTES) && flinkRun.exitValue() == 0, equalTo(true));
+      assertThat(
+          Files.readString(Path.of(log)),
+          containsString(
+              "tidemark: submitted job tidemark-count-kafka through Flink's launcher; Flink's Web"
+                  + " UI and REST API show it"));
+    } finally {
+      flinkRun.destroyForcibly();
+    }
+    Map<String, Long> counts = new TreeMap<>();
+    TopicValues.read(
+        broker.bootstrapServers(),
+        topic + "-results",
+        Duration.ofMinutes(2),
+        value -> {
+          JsonNode row = readJson(value);
+          if (row.path("key").asText().equals("closer")) {
+            return;
+          }
+          counts.put(
+              row.path("key").asText() + "," + row.path("windowStart").asLong(),
+              row.path("count").asLong());
+        },
+        () -> counts.keySet().containsAll(expected.keySet()));
+    assertThat(counts, equalTo(expected));
+  }
+
+  private static JsonNode readJson(String value) {
+    try {
+      return JSON.readTree(value);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
