@@ -18,6 +18,12 @@ public final class RunnerSettings {
    */
   static final long MAX_BUNDLE_MILLIS = 100;
 
+  /**
+   * How often, in milliseconds, Beam's Flink source reader emits its watermark: a fifth of {@link
+   * #MAX_BUNDLE_MILLIS}, the interval Beam derives when none is set.
+   */
+  static final long SOURCE_WATERMARK_MILLIS = MAX_BUNDLE_MILLIS / 5;
+
   private RunnerSettings() {}
 
   /**
@@ -41,8 +47,8 @@ public final class RunnerSettings {
                 + " between operators without copying them");
       }
       options.setShutdownSourcesAfterIdleMs(sourceStartsFromImpulse ? Long.MAX_VALUE : 0L);
-      // Without it Flink copies every element (encode, decode) between chained operators: S5's
-      // metrics ran 30 % longer. It assumes no DoFn changes its input, which Beam forbids and
+      // Without it Flink copies every element (encode, decode) between chained operators, a cost
+      // paid once per record and step. It assumes no DoFn changes its input, which Beam forbids and
       // the DirectRunner checks in every test tidemark runs there. Beam's --fasterCopy saves the
       // same copies, but also the state backend's copy-on-write ones: see
       // RunnerSettingsCheckpointTest.
@@ -59,10 +65,14 @@ public final class RunnerSettings {
       options.setMaxBundleSize(MAX_BUNDLE_ELEMENTS);
       // Once input pauses, a bundle ends by time, and each step holds its last rows and the
       // watermark until then: with Beam's 1 s, a window's final row came out up to a second per
-      // step after the watermark passed it (1.5 s later in a run of metrics on a 20,000-record
-      // topic). Each step checks its bundle's age on Flink's timer thread at this interval: at
-      // 50 ms that thread used 0.8 s of CPU in a 2M-record run, against 0.2 s at 1 s.
+      // step after the watermark passed it. Each step checks its bundle's age on Flink's timer
+      // thread at this interval, so a shorter one costs that thread more CPU.
       options.setMaxBundleTimeMills(MAX_BUNDLE_MILLIS);
+      if (options.getAutoWatermarkInterval() == null) {
+        // How often Beam's source reader hands its watermark on. Unset, Beam uses a fifth of the
+        // bundle time, and warns at every start that it is unset: this is the same value, said.
+        options.setAutoWatermarkInterval(SOURCE_WATERMARK_MILLIS);
+      }
     }
     if (options.getParallelism() != null && options.getParallelism() > 0) {
       options.setTargetParallelism(options.getParallelism());

@@ -24,4 +24,21 @@ class RunnerSettingsTest {
     assertThat(options.getMaxBundleTimeMills(), equalTo(RunnerSettings.MAX_BUNDLE_MILLIS));
     assertThat(options.getMaxBundleTimeMills(), equalTo(100L));
   }
+
+  @Test
+  void setsTheSourceWatermarkIntervalBeamWouldDeriveUnlessGiven() {
+    TidemarkOptions options = PipelineOptionsFactory.as(TidemarkOptions.class);
+    options.setRunner(FlinkRunner.class);
+    RunnerSettings.apply(options, false);
+    // Beam's reader derives max(maxBundleTimeMills / 5, 10) ms when it is unset, and warns.
+    assertThat(
+        options.getAutoWatermarkInterval(),
+        equalTo(Math.max(options.getMaxBundleTimeMills() / 5, 10L)));
+
+    TidemarkOptions given = PipelineOptionsFactory.as(TidemarkOptions.class);
+    given.setRunner(FlinkRunner.class);
+    given.setAutoWatermarkInterval(200L);
+    RunnerSettings.apply(given, false);
+    assertThat(given.getAutoWatermarkInterval(), equalTo(200L));
+  }
 }
