@@ -296,6 +296,7 @@ final class FlinkCluster implements AutoCloseable {
   private Process launch(String mainClass, String log, int prometheusPort, String... more)
       throws IOException {
     List<String> args = new ArrayList<>(FlinkNodes.JVM_OPTIONS);
+    args.addAll(FlinkNodes.LOG_OPTIONS);
     // What tidemark's steps say as they run (a partition gone idle, a sink's restore), for the
     // messages of failing tests.
     args.add("-Dorg.slf4j.simpleLogger.log.dev.tidemark=info");

@@ -40,6 +40,25 @@ public final class FlinkNodes {
           .map(opened -> "--add-opens=java.base/" + opened + "=ALL-UNNAMED")
           .toList();
 
+  /**
+   * How the nodes log, with SLF4J's simple logger: each line with its date and time, and without
+   * two kinds of lines that buried the rest of a TaskManager's log: the line Flink's Kryo
+   * serializer writes each time it makes one, that Kryo's Scala extensions are not on the class
+   * path (no tidemark job uses Scala), and the hundred-line dump of its configuration that every
+   * Kafka client writes as it starts, with the client library's version and metrics notes. Warnings
+   * and errors still come.
+   */
+  public static final List<String> LOG_OPTIONS =
+      List.of(
+          "-Dorg.slf4j.simpleLogger.showDateTime=true",
+          "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSS",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.flink.api.java.typeutils.runtime.kryo"
+              + ".KryoSerializer=warn",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.ConsumerConfig=warn",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.producer.ProducerConfig=warn",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.admin.AdminClientConfig=warn",
+          "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.common=warn");
+
   private FlinkNodes() {}
 
   /** The cluster's {@code flink-conf.yaml}: REST (and Web UI) on {@code restPort}. */

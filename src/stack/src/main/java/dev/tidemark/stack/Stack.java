@@ -40,14 +40,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *             [--taskManagers=2]
  * stack topic NAME PARTITIONS        creates a topic
  * stack produce TOPIC FILE           sends each line of FILE as a record
- * stack consume TOPIC [--seconds=10] prints every record, until none came for that long
- * stack stop [--dir=DIR]
+ * stack consume TOPIC [--seconds=10] [--keys=true]
+ *                                    prints every record (with --keys=true, its key, a tab, then
+ *                                    its value), until none came for that long
+ * stack stop [--dir=DIR] [--logs=delete]
  * </pre>
  *
  * <p>{@code start} runs each node in a JVM of its own that outlives the command, logs in {@code
  * DIR/*.log}, waits until the broker answers and the TaskManagers have registered, and writes
  * {@code DIR/stack.properties} (the addresses and process ids) for the other commands. A port of 0
- * takes a free one. {@code stop} stops the nodes and deletes {@code DIR}.
+ * takes a free one. {@code stop} stops the nodes and deletes {@code DIR} but the logs, which a next
+ * {@code start} appends to; {@code stop --logs=delete} deletes them too.
  */
 public final class Stack {
 
@@ -167,10 +170,29 @@ public final class Stack {
         node.destroyForcibly();
       }
     }
+    boolean deleteLogs = "delete".equals(options.get("logs"));
     try (Stream<Path> files = Files.walk(directory)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      files
+          .sorted(Comparator.reverseOrder())
+          .filter(path -> deleteLogs || !isLogOrTheirDirectory(path))
+          .forEach(path -> path.toFile().delete());
     }
-    System.out.println("stopped " + nodes.size() + " nodes; deleted " + directory);
+    System.out.println(
+        "stopped "
+            + nodes.size()
+            + " nodes; "
+            + (deleteLogs
+                ? "deleted " + directory
+                : "kept their logs in " + directory + " (stack stop --logs=delete removes them)"));
+  }
+
+  /**
+   * A node's log, or the stack's directory that holds them (Kafka's data directory below it has
+   * files named {@code .log} too: its partitions' segments).
+   */
+  private boolean isLogOrTheirDirectory(Path path) {
+    return path.equals(directory)
+        || (directory.equals(path.getParent()) && path.getFileName().toString().endsWith(".log"));
   }
 
   private void createTopic(String topic, int partitions) throws Exception {
@@ -204,13 +226,14 @@ public final class Stack {
   private void consume(String topic) {
     long quietMillis =
         TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("seconds", "10")));
+    boolean keys = Boolean.parseBoolean(options.getOrDefault("keys", "false"));
     Map<String, Object> config = KafkaNode.readFromTheStart(kafka(), "tidemark-stack-");
     try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
       consumer.subscribe(List.of(topic));
       long lastRecord = System.currentTimeMillis();
       while (System.currentTimeMillis() - lastRecord < quietMillis) {
         for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-          System.out.println(record.value());
+          System.out.println(keys ? record.key() + "\t" + record.value() : record.value());
           lastRecord = System.currentTimeMillis();
         }
       }
@@ -220,6 +243,7 @@ public final class Stack {
   /** Starts a Flink node, {@code mainClass}, with the JVM options and configuration it takes. */
   private Process launchFlinkNode(String name, String mainClass) throws IOException {
     List<String> args = new ArrayList<>(FlinkNodes.JVM_OPTIONS);
+    args.addAll(FlinkNodes.LOG_OPTIONS);
     args.addAll(List.of(mainClass, "--configDir", directory.toString()));
     return launch(name, args.toArray(String[]::new));
   }
