@@ -186,6 +186,33 @@ class FlinkClusterIT {
   }
 
   /**
+   * A detached submission of a job that needs more slots than the cluster has (parallelism 8, 4
+   * slots) does not end with exit 0 while the job waits: once no slot has been free for a while, it
+   * says which tasks wait and how many slots are free, and fails. The job stays for the user to
+   * cancel.
+   */
+  @Test
+  void aDetachedSubmitThatFindsNoFreeSlotSaysSoAndFails(FlinkCluster cluster) throws Exception {
+    Process detached =
+        submitCount(DETACHED, cluster, SLOW_GENERATOR, "--detached", "--parallelism=8");
+    try {
+      String log = log(DETACHED).toString();
+      assertThat(log, detached.waitFor(2, TimeUnit.MINUTES), equalTo(true));
+      String output = Files.readString(log(DETACHED));
+      assertThat(output, detached.exitValue(), equalTo(1));
+      String job = announcedJob(cluster, log(DETACHED), "tidemark-count-generator");
+      assertThat(
+          output,
+          containsString("tidemark: job " + job + " (tidemark-count-generator) is not running: "));
+      assertThat(
+          output, containsString(" tasks wait to be deployed; the cluster has 0 free slots of 4;"));
+      assertThat(cluster.jobState(job), equalTo("RUNNING"));
+    } finally {
+      detached.destroyForcibly();
+    }
+  }
+
+  /**
    * The id of the job that the client whose output is {@code log} says it submitted, checking the
    * rest of that line: the job's name, which the cluster lists it under, the cluster's address and
    * the job's page in its Web UI.
@@ -298,9 +325,11 @@ class FlinkClusterIT {
                 "--sink=file:" + out(run),
                 "--lateSink=file:" + directory.resolve(run + "-late.json"),
                 "--deadLetterSink=file:" + directory.resolve(run + "-dead.json"),
-                "--flinkMaster=" + cluster.master(),
-                "--parallelism=2"));
+                "--flinkMaster=" + cluster.master()));
     args.addAll(List.of(options));
+    if (args.stream().noneMatch(arg -> arg.startsWith("--parallelism="))) {
+      args.add("--parallelism=2");
+    }
     return TidemarkJar.run(args.toArray(String[]::new)).redirectOutput(log(run).toFile()).start();
   }
 

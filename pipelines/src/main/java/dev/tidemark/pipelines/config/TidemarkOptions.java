@@ -123,8 +123,8 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   void setWebUi(Integer value);
 
   @Description(
-      "On a cluster: return once the job is submitted, leaving it running (stop it from Flink's"
-          + " Web UI or REST API)")
+      "On a cluster: return once the job runs, leaving it running (stop it from Flink's Web UI or"
+          + " REST API); exit 1, saying why, if it fails, restarts or finds no free slot")
   @Default.Boolean(false)
   Boolean getDetached();
 

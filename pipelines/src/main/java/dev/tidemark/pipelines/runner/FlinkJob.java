@@ -39,6 +39,14 @@ final class FlinkJob {
   /** One client for every call: the watcher asks once a second. */
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
+  /** The states of a job that will not run without a restart or a new submission. */
+  private static final Set<String> NOT_STARTING =
+      Set.of("FAILING", "FAILED", "RESTARTING", "CANCELLING", "CANCELED", "SUSPENDED");
+
+  /** The states of a task that the job needs running but that does not run yet. */
+  private static final Set<String> WAITING_TASK_STATES =
+      Set.of("CREATED", "SCHEDULED", "DEPLOYING", "INITIALIZING");
+
   private final String api;
   private final String id;
 
@@ -162,6 +170,52 @@ final class FlinkJob {
       }
     }
     return true;
+  }
+
+  /**
+   * How far the job has started: {@link JobStart.Phase#RUNNING} once no task waits to be deployed
+   * (or the job has finished), {@link JobStart.Phase#STOPPED} when it is failing, restarting or
+   * ended without finishing, with the first line of its latest failure, and otherwise {@link
+   * JobStart.Phase#STARTING}, with how many tasks wait and the cluster's free slots.
+   */
+  JobStart start() throws IOException {
+    JsonNode job = get(api + "/jobs/" + id);
+    String state = job.path("state").asText();
+    if (NOT_STARTING.contains(state)) {
+      return new JobStart(JobStart.Phase.STOPPED, state + ": " + latestFailure(), 0);
+    }
+    int tasks = 0;
+    int waiting = 0;
+    for (Map.Entry<String, JsonNode> count : job.path("status-counts").properties()) {
+      tasks += count.getValue().asInt();
+      if (WAITING_TASK_STATES.contains(count.getKey())) {
+        waiting += count.getValue().asInt();
+      }
+    }
+    if (state.equals("FINISHED") || (state.equals("RUNNING") && waiting == 0)) {
+      return new JobStart(JobStart.Phase.RUNNING, state, 0);
+    }
+    JsonNode cluster = get(api + "/overview");
+    int free = cluster.path("slots-available").asInt();
+    return new JobStart(
+        JobStart.Phase.STARTING,
+        waiting
+            + " of its "
+            + tasks
+            + " tasks wait to be deployed; the cluster has "
+            + free
+            + " free slots of "
+            + cluster.path("slots-total").asInt(),
+        free);
+  }
+
+  /** The first line of the job's latest failure, or a note that it has none. */
+  private String latestFailure() throws IOException {
+    JsonNode entries = get(api + "/jobs/" + id + "/exceptions").path("exceptionHistory");
+    JsonNode latest = entries.path("entries").path(0);
+    return latest.isMissingNode()
+        ? "no failure listed"
+        : latest.path("stacktrace").asText().lines().findFirst().orElse("no failure listed");
   }
 
   /** tidemark's counters so far, summed over every operator and subtask, by name. */

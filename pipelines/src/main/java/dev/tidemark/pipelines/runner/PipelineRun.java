@@ -172,7 +172,10 @@ public final class PipelineRun {
     if (options.getDetached()) {
       options.setAttachedMode(false);
       pipeline.run();
-      return announceSubmission().isPresent() ? 0 : FAILED;
+      Optional<FlinkJob> job = announceSubmission();
+      return job.isPresent()
+          ? DetachedStart.awaitRunning(job.get(), options.getJobName(), err)
+          : FAILED;
     }
     // SIGTERM and Ctrl-C stop the job before the JVM shuts down (StopSignals); the hook stops it
     // on any other shutdown, and where the JVM keeps those signals to itself.
