@@ -27,12 +27,12 @@ import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * The shaded jar run as Flink users run any job, by Flink's own launchers on a real session
- * cluster: uploaded and run through the REST API, as the Web UI's "Submit New Job" does, and
- * submitted with {@code flink run} (Flink's {@code CliFrontend}). The job goes through the
- * launcher's environment, under its default name, and its rows, read back from Kafka, are the ones
- * its records give. A mistake in the program arguments is one line in the REST API's answer, and
- * the JobManager, whose JVM ran tidemark's main, keeps running.
+ * The job jar run as Flink users run any job, by Flink's own launchers on a real session cluster:
+ * uploaded and run through the REST API, as the Web UI's "Submit New Job" does, and submitted with
+ * {@code flink run} (Flink's {@code CliFrontend}). The job goes through the launcher's environment,
+ * under its default name, and its rows, read back from Kafka, are the ones its records give. A
+ * mistake in the program arguments is one line in the REST API's answer, and the JobManager, whose
+ * JVM ran tidemark's main, keeps running.
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
@@ -42,7 +42,9 @@ class FlinkLaunchersIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long BASE = 1_700_000_000_000L;
-  private static final Path JAR = Path.of("target", "tidemark.jar").toAbsolutePath();
+
+  /** The job jar, without the Flink runtime the cluster has: what users give Flink's launchers. */
+  private static final Path JAR = Path.of("target", "tidemark-job.jar").toAbsolutePath();
 
   @TempDir Path directory;
 
