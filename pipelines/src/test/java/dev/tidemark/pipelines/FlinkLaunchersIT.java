@@ -179,4 +179,44 @@ class FlinkLaunchersIT {
       throw new java.io.UncheckedIOException(e);
     }
   }
+
+  /**
+   * Application mode, as the Flink Kubernetes Operator runs a job: the JobManager itself runs the
+   * job jar's main, which submits {@code metrics} to the cluster it runs in; its rows reach Kafka.
+   */
+  @Test
+  void anApplicationClusterRunsMetricsFromTheJobJarsMain(KafkaBroker broker) throws Exception {
+    String topic = "launched-as-application";
+    broker.createTopic(topic, 2);
+    broker.createTopic(topic + "-per-second", 1);
+    List<String> lines = MetricsRows.records(200, 43);
+    Map<String, Long> expected = MetricsRows.expected(lines);
+    broker.send(topic, 1, lines);
+    try (ApplicationCluster cluster =
+        ApplicationCluster.start(
+            JAR,
+            List.of(
+                "metrics",
+                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
+                "--lateSink=file:" + directory.resolve("late.json"),
+                "--deadLetterSink=file:" + directory.resolve("dead.json"),
+                "--parallelism=2",
+                "--idleTimeout=3s",
+                "--emit=final"))) {
+      assertThat(
+          cluster.awaitRunningJob().path("name").asText(), equalTo("tidemark-metrics-kafka"));
+      Map<String, Long> counts = new TreeMap<>();
+      TopicValues.read(
+          broker.bootstrapServers(),
+          topic + "-per-second",
+          Duration.ofMinutes(2),
+          value -> {
+            JsonNode row = MetricsRows.readJson(value);
+            counts.put(MetricsRows.windowOf(row), row.get("count_result").asLong());
+          },
+          () -> counts.keySet().containsAll(expected.keySet()));
+      assertThat(counts, equalTo(expected));
+    }
+  }
 }

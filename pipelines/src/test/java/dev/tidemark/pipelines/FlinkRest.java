@@ -21,6 +21,20 @@ final class FlinkRest {
 
   private FlinkRest() {}
 
+  /** The REST API's answer to {@code GET path}; an exception if it does not answer with 200. */
+  static String get(String hostPort, String path) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://" + hostPort + path))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IOException(path + " answered " + response.statusCode());
+    }
+    return response.body();
+  }
+
   /** Cancels every job Flink at {@code hostPort} runs, as the Web UI's "Cancel Job" does. */
   static void cancelJobs(String hostPort) throws IOException, InterruptedException {
     for (String id : jobIds(hostPort)) {
