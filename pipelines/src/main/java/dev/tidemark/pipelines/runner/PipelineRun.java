@@ -1,7 +1,6 @@
 package dev.tidemark.pipelines.runner;
 
 import dev.tidemark.pipelines.config.TidemarkOptions;
-import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -80,16 +79,10 @@ public final class PipelineRun {
 
   private static final String STOPPED_NOTE = " (stopped by a signal: counts up to the stop)";
 
-  private static final String CANCELLED_NOTE =
-      " (cancelled from Flink's REST API or Web UI: counts up to the cancel)";
-
   private final TidemarkOptions options;
   private final PrintStream err;
   private final AtomicBoolean summarized = new AtomicBoolean();
   private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
-
-  /** A cluster job's counters as its REST API showed them last; none before it is asked. */
-  private final AtomicReference<Map<String, Long>> lastReported = new AtomicReference<>(Map.of());
 
   /**
    * The summary of a Flink job that ended by itself, once its result is in: what a stop says when
@@ -168,11 +161,14 @@ public final class PipelineRun {
     // and a stop then finds "no running job" while the job runs. Bound here, before any thread.
     options.setJobName(options.getJobName());
     submitted = restAddress.map(address -> SubmittedJob.named(options.getJobName(), address));
-    boolean onACluster = FlinkMasterCheck.isCluster(options.getFlinkMaster());
+    Optional<ClusterWatch> cluster =
+        FlinkMasterCheck.isCluster(options.getFlinkMaster())
+            ? submitted.map(job -> new ClusterWatch(job, options, err))
+            : Optional.empty();
     if (options.getDetached()) {
       options.setAttachedMode(false);
       pipeline.run();
-      Optional<FlinkJob> job = announceSubmission();
+      Optional<FlinkJob> job = cluster.flatMap(ClusterWatch::announceSubmission);
       return job.isPresent()
           ? DetachedStart.awaitRunning(job.get(), options.getJobName(), err)
           : FAILED;
@@ -187,8 +183,8 @@ public final class PipelineRun {
       // Only a source started from Impulse keeps the job running after the end of its input.
       watchers.add(daemon(this::cancelOnceDrained, "tidemark-end-of-input"));
     }
-    if (onACluster) {
-      watchers.add(daemon(this::announceAndFollow, "tidemark-job"));
+    if (cluster.isPresent()) {
+      watchers.add(daemon(cluster.get()::announceAndFollow, "tidemark-job"));
     }
     try {
       PipelineResult result = pipeline.run();
@@ -210,7 +206,10 @@ public final class PipelineRun {
       }
       if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
         // An embedded cluster is gone with its job: only a cluster's REST API can still answer.
-        err.println(cancelledFromOutside(onACluster ? countsAtTheCancel() : lastReported.get()));
+        err.println(
+            cluster
+                .map(ClusterWatch::cancelledLine)
+                .orElse(ClusterWatch.cancelledFromOutside(Map.of())));
         return 0;
       }
       throw e;
@@ -219,92 +218,6 @@ public final class PipelineRun {
       signals.close();
       removeQuietly(stop);
     }
-  }
-
-  /**
-   * The counts of the job just cancelled from outside, as the cluster's REST API shows them now
-   * (when it still has the cancelled job's last metrics), or else those it showed last.
-   */
-  private Map<String, Long> countsAtTheCancel() {
-    Map<String, Long> last = lastReported.get();
-    try {
-      Optional<FlinkJob> job = submitted.flatMap(SubmittedJob::find);
-      if (job.isPresent()) {
-        Map<String, Long> now = job.get().counters();
-        long recordsNow = now.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L);
-        if (recordsNow >= last.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L)) {
-          return now;
-        }
-      }
-    } catch (IOException e) {
-      // The last reading stands.
-    }
-    return last;
-  }
-
-  /**
-   * The line for a job cancelled from Flink's REST API or Web UI: the FlinkRunner's client ends
-   * with an exception and no counts, so they are those the REST API showed last ({@link
-   * #announceAndFollow}, {@link #countsAtTheCancel}), and unknown if it showed none.
-   */
-  private static String cancelledFromOutside(Map<String, Long> lastReported) {
-    return lastReported.getOrDefault(TidemarkMetrics.RECORDS_IN, 0L) > 0
-        ? RunSummary.of(lastReported) + CANCELLED_NOTE
-        : "tidemark: the job was cancelled from Flink's REST API or Web UI; its counts are"
-            + " unknown: Flink's client gets none from a cancelled job, and its REST API had shown"
-            + " none";
-  }
-
-  /**
-   * The watcher of a job on a cluster: once the cluster lists it, says where it runs, then reads
-   * its counters through the REST API once a second, for the summary of a cancel.
-   */
-  private void announceAndFollow() {
-    try {
-      Optional<FlinkJob> job = Optional.empty();
-      while (job.isEmpty()) {
-        Thread.sleep(200);
-        job = submitted.flatMap(SubmittedJob::find);
-      }
-      err.println(announcement(job.get()));
-      while (true) {
-        Thread.sleep(1_000);
-        try {
-          lastReported.set(job.get().counters());
-        } catch (IOException e) {
-          // Asked again a second later.
-        }
-      }
-    } catch (InterruptedException e) {
-      // The run ended.
-    }
-  }
-
-  /**
-   * Finds the job just submitted detached and says where it runs, on stderr; empty, with why, if
-   * the cluster does not list it.
-   */
-  private Optional<FlinkJob> announceSubmission() {
-    Optional<FlinkJob> job = submitted.flatMap(SubmittedJob::find);
-    err.println(
-        job.map(this::announcement)
-            .orElse(
-                "tidemark: submitted to "
-                    + options.getFlinkMaster()
-                    + ", but the cluster lists no job named "
-                    + options.getJobName()));
-    return job;
-  }
-
-  private String announcement(FlinkJob job) {
-    return "tidemark: submitted job "
-        + job.id()
-        + " ("
-        + options.getJobName()
-        + ") to "
-        + options.getFlinkMaster()
-        + "; Web UI "
-        + job.webUi();
   }
 
   /** Starts {@code task} on a daemon thread named {@code name}: one that never keeps the JVM up. */
