@@ -20,10 +20,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's drawing of tidemark's packages and what each depends on is the code's: it is made
- * here from the {@code import} lines of every main source, and must stand in the README as made.
- * When a package gains or loses a dependency, this test fails and prints the drawing to paste. And
- * the library never depends on the pipelines.
+ * The drawing of tidemark's packages and what each depends on, in {@code docs/how-it-works.md}, is
+ * the code's: it is made here from the {@code import} lines of every main source, and must stand
+ * there as made. When a package gains or loses a dependency, this test fails and prints the drawing
+ * to paste. And the library never depends on the pipelines.
  */
 class PackageStructureTest {
 
@@ -35,11 +35,11 @@ class PackageStructureTest {
   @Test
   void theReadmeDrawsThePackagesAsTheCodeHasThem() throws IOException {
     String drawing = drawing(dependencies());
-    String readme = Files.readString(REPOSITORY.resolve("README.md"));
+    String page = Files.readString(REPOSITORY.resolve("docs/how-it-works.md"));
 
     assertThat(
-        "README.md's package drawing is out of date; paste this one:\n" + drawing,
-        readme,
+        "docs/how-it-works.md's package drawing is out of date; paste this one:\n" + drawing,
+        page,
         containsString("```\n" + drawing + "```\n"));
   }
 

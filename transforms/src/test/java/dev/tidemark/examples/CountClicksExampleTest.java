@@ -35,14 +35,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The README's "In your own Beam pipeline" example, kept as a test so it cannot rot: the code
- * between the README markers below is pasted into the README, and {@link #readmeShowsThisCode}
+ * The library guide's example ({@code docs/library.md}), kept as a test so it cannot rot: the code
+ * between the GUIDE markers below is pasted into the guide, and {@link #theGuideShowsThisCode}
  * fails when the two differ. It uses tidemark only through public API, from a package of its own.
  */
 @ExtendWith(TestPipelineExtension.class)
 class CountClicksExampleTest {
 
-  // README-START
+  // GUIDE-START
   static final EventTimeWindowing WINDOWING =
       EventTimeWindowing.fixed(Duration.standardSeconds(5))
           .withAllowedLateness(Duration.standardMinutes(1))
@@ -79,11 +79,11 @@ class CountClicksExampleTest {
         .and(ParseEvents.DEAD_LETTER, parsed.get(ParseEvents.DEAD_LETTER));
   }
 
-  // README-END
+  // GUIDE-END
 
   @Test
   void countsOnTimeRecordsAndKeepsLateAndBadOnes(TestPipeline pipeline) {
-    // README-TEST-START
+    // GUIDE-TEST-START
     Instant start = new Instant(1_586_489_565_000L);
     TestStream<String> clicks =
         TestStream.create(StringUtf8Coder.of())
@@ -116,7 +116,7 @@ class CountClicksExampleTest {
                 .apply("Dead", MapElements.into(TypeDescriptors.strings()).via(DeadLetter::raw)))
         .containsInAnyOrder("not a click");
     pipeline.run().waitUntilFinish();
-    // README-TEST-END
+    // GUIDE-TEST-END
   }
 
   @Test
@@ -129,13 +129,13 @@ class CountClicksExampleTest {
   }
 
   @Test
-  void readmeShowsThisCode() throws Exception {
+  void theGuideShowsThisCode() throws Exception {
     String test =
         Files.readString(
             Path.of("src/test/java/dev/tidemark/examples/CountClicksExampleTest.java"));
-    String readme = Files.readString(Path.of("../README.md"));
-    assertThat(readme, containsString(between(test, "// README-START", "// README-END")));
-    assertThat(readme, containsString(between(test, "// README-TEST-START", "// README-TEST-END")));
+    String guide = Files.readString(Path.of("../docs/library.md"));
+    assertThat(guide, containsString(between(test, "// GUIDE-START", "// GUIDE-END")));
+    assertThat(guide, containsString(between(test, "// GUIDE-TEST-START", "// GUIDE-TEST-END")));
   }
 
   /** The lines between two marker lines, without their common indentation. */

@@ -18,12 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's "In your own Beam pipeline" works as a user follows it: the library installed with
- * {@code mvn install}, then a new Maven project made of nothing but the section's {@code pom.xml}
- * and its code (the imports, the code, the {@code main}) compiles against it, from Maven Central
- * and the local repository, and prints what the section says it prints.
+ * The library guide, {@code docs/library.md}, works as a user follows it: the library installed
+ * with {@code mvn install}, then a new Maven project made of nothing but the guide's {@code
+ * pom.xml} and its code (the imports, the code, the {@code main}) compiles against it, from Maven
+ * Central and the local repository, and prints what the guide says it prints.
  */
-class ReadmeLibraryIT {
+class LibraryGuideIT {
 
   private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
   private static final Pattern BLOCK = Pattern.compile("```(xml|java)\n(.*?)```\n", Pattern.DOTALL);
@@ -31,10 +31,10 @@ class ReadmeLibraryIT {
   @TempDir Path project;
 
   @Test
-  void aNewProjectBuiltFromTheReadmeAloneRunsItsExample() throws Exception {
-    String section = section(Files.readString(REPOSITORY.resolve("README.md")));
-    List<String> xml = blocks(section, "xml");
-    List<String> java = blocks(section, "java");
+  void aNewProjectBuiltFromTheLibraryGuideAloneRunsItsExample() throws Exception {
+    String guide = Files.readString(REPOSITORY.resolve("docs/library.md"));
+    List<String> xml = blocks(guide, "xml");
+    List<String> java = blocks(guide, "java");
     Files.writeString(project.resolve("pom.xml"), xml.get(0));
     Path source = project.resolve("src/main/java/example/CountClicks.java");
     Files.createDirectories(source.getParent());
@@ -103,11 +103,6 @@ class ReadmeLibraryIT {
       }
     }
     return copy;
-  }
-
-  private static String section(String readme) {
-    int start = readme.indexOf("## In your own Beam pipeline");
-    return readme.substring(start, readme.indexOf("\n## ", start + 1));
   }
 
   /** The fenced blocks of {@code language} in {@code text}, in order. */
