@@ -3,6 +3,7 @@ package dev.tidemark.pipelines;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,7 +50,7 @@ class ShadedJarIT {
       Path target = REPOSITORY.resolve(module).resolve("target");
       try (Stream<Path> jars = Files.list(target)) {
         List<Path> thinJars =
-            jars.filter(jar -> jar.getFileName().toString().startsWith("tidemark-"))
+            jars.filter(jar -> jar.getFileName().toString().startsWith("tidemark-" + module + "-"))
                 .filter(jar -> jar.getFileName().toString().endsWith(".jar"))
                 .toList();
         assertThat("no jar built in " + target, thinJars.isEmpty(), equalTo(false));
@@ -76,6 +77,29 @@ class ShadedJarIT {
       try (InputStream bytes = jar.getInputStream(shaded)) {
         assertThat(Arrays.equals(bytes.readAllBytes(), beams), equalTo(true));
       }
+    }
+  }
+
+  /**
+   * The job jar carries Beam's Flink runner and tidemark, but none of the Flink runtime that a
+   * cluster has: a class of its own there would shadow nothing (Flink loads {@code
+   * org.apache.flink} classes from the cluster first) and only weigh.
+   */
+  @Test
+  void theJobJarLeavesOutFlinksRuntime() throws IOException {
+    try (ZipFile jar = new ZipFile(Path.of("target", "tidemark-job.jar").toFile())) {
+      assertThat(jar.getEntry("org/apache/beam/runners/flink/FlinkRunner.class"), notNullValue());
+      assertThat(jar.getEntry("dev/tidemark/pipelines/cli/Tidemark.class"), notNullValue());
+      assertThat(
+          jar.stream()
+              .map(ZipEntry::getName)
+              .filter(
+                  name ->
+                      name.startsWith("org/apache/flink/runtime/")
+                          || name.startsWith("org/apache/flink/streaming/api/")
+                          || name.startsWith("org/apache/flink/client/"))
+              .toList(),
+          empty());
     }
   }
 

@@ -47,6 +47,8 @@ final class FlinkJob {
   private static final Set<String> WAITING_TASK_STATES =
       Set.of("CREATED", "SCHEDULED", "DEPLOYING", "INITIALIZING");
 
+  private static final String CAUSED_BY = "Caused by: ";
+
   private final String api;
   private final String id;
 
@@ -209,13 +211,21 @@ final class FlinkJob {
         free);
   }
 
-  /** The first line of the job's latest failure, or a note that it has none. */
+  /**
+   * The root cause of the job's latest failure, its innermost "Caused by" (Flink wraps it in
+   * exceptions about restarts), or a note that it has none.
+   */
   private String latestFailure() throws IOException {
     JsonNode entries = get(api + "/jobs/" + id + "/exceptions").path("exceptionHistory");
-    JsonNode latest = entries.path("entries").path(0);
-    return latest.isMissingNode()
-        ? "no failure listed"
-        : latest.path("stacktrace").asText().lines().findFirst().orElse("no failure listed");
+    List<String> lines =
+        entries.path("entries").path(0).path("stacktrace").asText().lines().toList();
+    String cause = lines.isEmpty() ? "no failure listed" : lines.get(0);
+    for (String line : lines) {
+      if (line.startsWith(CAUSED_BY)) {
+        cause = line.substring(CAUSED_BY.length());
+      }
+    }
+    return cause;
   }
 
   /** tidemark's counters so far, summed over every operator and subtask, by name. */
