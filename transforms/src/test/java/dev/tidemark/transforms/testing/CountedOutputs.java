@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
@@ -25,6 +26,7 @@ public final class CountedOutputs {
   private final Collected finalPanes = new Collected();
   private final Collected late = new Collected();
   private final Collected deadLetters = new Collected();
+  private final Collected latePanesBeforeTheFinal = new Collected();
 
   private CountedOutputs() {}
 
@@ -52,6 +54,22 @@ public final class CountedOutputs {
                             + ","
                             + r.sum()))
         .apply(name + "CollectFinal", outputs.finalPanes.sink());
+    counted
+        .get(CountPerWindow.RESULTS)
+        .apply(
+            name + "LatePanesBeforeTheFinal",
+            Filter.by((WindowResult r) -> r.pane().timing() == Timing.LATE && !r.pane().isFinal()))
+        .apply(
+            name + "LatePaneNames",
+            MapElements.into(TypeDescriptors.strings())
+                .via(
+                    r ->
+                        r.key()
+                            + ","
+                            + r.pane().windowStart().getMillis()
+                            + "#"
+                            + r.pane().index()))
+        .apply(name + "CollectLatePanes", outputs.latePanesBeforeTheFinal.sink());
     counted
         .get(CountPerWindow.LATE)
         .apply(
@@ -87,6 +105,11 @@ public final class CountedOutputs {
   /** How many records the final panes count. */
   public long countedInFinalPanes() {
     return finalCounts().values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** How many LATE panes came before their window's final pane. */
+  public int latePanesBeforeTheFinal() {
+    return latePanesBeforeTheFinal.snapshot().size();
   }
 
   public List<String> lateRecords() {

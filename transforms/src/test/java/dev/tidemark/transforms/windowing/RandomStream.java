@@ -10,16 +10,27 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.TestStream;
-import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
  * A seeded random stream of {@code key,epochMillis,sequence} lines with out-of-order, late and
- * malformed records and watermark advances, as a {@link TestStream}, together with what a
- * straightforward reference computation says must come out of it: the records that are late (their
- * window had expired under the watermark current when they were added), the malformed ones, and
- * each (key, window)'s final count and sum.
+ * malformed records and watermark advances, as a {@link TestStream}, in a random configuration
+ * (window size, allowed lateness, out-of-orderness, final panes only or every pane), together with
+ * what a straightforward reference computation says must come out of it: the records that are late
+ * (their window had expired under the watermark current when they were added), those late within
+ * the lateness, the malformed ones, and each (key, window)'s final count and sum.
+ *
+ * <p>The generator goes to the edges on purpose: some watermark advances land exactly on a window's
+ * end or its expiry, or a millisecond either side, and some records are at the first or last
+ * millisecond of a window next to such an edge. A rule that is off by one at an edge then changes
+ * which records are late, and the reference says so.
+ *
+ * <p>The reference is written here on its own, on purpose, and calls nothing of the code under
+ * test: an oracle that called {@link EventTimeWindowing#isExpired} would share its mistakes. Its
+ * rules are Beam's: windows are aligned to the epoch, a window closes when the watermark reaches
+ * its end, and it expires when the watermark passes its last millisecond plus the allowed lateness.
  */
 final class RandomStream {
 
@@ -27,6 +38,13 @@ final class RandomStream {
 
   /** Where event time starts: a real epoch millisecond, as the clock-skew guard wants. */
   private static final long START = 1_600_000_000_000L;
+
+  private static final long[] WINDOW_SIZES = {1_000, 2_000, 5_000};
+  private static final long[] LATENESSES = {0, 1_000, 3_000};
+  private static final int[] OUT_OF_ORDERNESS = {1_000, 3_000};
+
+  /** The configuration this stream is judged by. */
+  final EventTimeWindowing windowing;
 
   final TestStream<String> stream;
 
@@ -40,75 +58,134 @@ final class RandomStream {
   final Set<String> expectedLate = new HashSet<>();
   final Set<String> expectedDeadLetters = new HashSet<>();
 
+  /** How many records came after their window closed, but before it expired. */
+  final int expectedLateWithinLateness;
+
   /** "key,windowStart" -> {count, sum}. */
   final Map<String, long[]> expectedFinal = new HashMap<>();
 
-  RandomStream(long seed, EventTimeWindowing windowing) {
+  private final long size;
+  private final long lateness;
+
+  /**
+   * A stream of seed {@code seed}; with {@code processingTime}, processing time also passes between
+   * steps, long enough at times for an idle flush (the FlinkRunner's TestStream cannot do that).
+   */
+  RandomStream(long seed, boolean processingTime) {
     Random random = new Random(seed);
+    size = WINDOW_SIZES[random.nextInt(WINDOW_SIZES.length)];
+    lateness = LATENESSES[random.nextInt(LATENESSES.length)];
+    int outOfOrderness = OUT_OF_ORDERNESS[random.nextInt(OUT_OF_ORDERNESS.length)];
+    Duration idleFlush = Duration.millis(1_000 + random.nextInt(3) * 1_000L);
+    EventTimeWindowing configured =
+        EventTimeWindowing.fixed(Duration.millis(size))
+            .withAllowedLateness(Duration.millis(lateness))
+            .withIdleFlush(idleFlush);
+    windowing = random.nextInt(4) == 0 ? configured.withFinalPaneOnly() : configured;
+
     TestStream.Builder<String> builder = TestStream.create(StringUtf8Coder.of());
     TestStream.Builder<SourceBatch<String>> batchBuilder =
         TestStream.create(SourceBatch.SourceBatchCoder.of(StringUtf8Coder.of()));
-    Instant watermark = new Instant(START);
-    builder = builder.advanceWatermarkTo(watermark);
-    batchBuilder = batchBuilder.advanceWatermarkTo(watermark);
+    long watermark = START;
+    builder = builder.advanceWatermarkTo(new Instant(watermark));
+    batchBuilder = batchBuilder.advanceWatermarkTo(new Instant(watermark));
     long frontier = START;
     int sequence = 0;
+    int lateWithinLateness = 0;
     int steps = 10 + random.nextInt(15);
     for (int step = 0; step < steps; step++) {
       List<TimestampedValue<String>> batch = new ArrayList<>();
-      int size = 1 + random.nextInt(6);
-      for (int i = 0; i < size; i++) {
+      int records = 1 + random.nextInt(6);
+      for (int i = 0; i < records; i++) {
         sequence++;
         int kind = random.nextInt(100);
         if (kind < 8) {
           String bad = kind < 4 ? "bad-" + sequence : "a,soon-" + sequence + ",1";
-          batch.add(TimestampedValue.of(bad, watermark));
+          batch.add(TimestampedValue.of(bad, new Instant(watermark)));
           expectedDeadLetters.add(bad);
           continue;
         }
         long eventTime;
-        if (kind < 25) {
+        if (kind < 22) {
+          // At an edge: the last or first millisecond of the window the watermark has just
+          // closed, or of the windows on either side of the one it has just expired.
+          long closedEnd = windowEndAtOrBelow(watermark);
+          long expiredEnd = windowEndAtOrBelow(watermark - lateness);
+          long expiringEnd = windowEndAtOrBelow(watermark - lateness + 1);
+          long[] edges = {
+            closedEnd - 1, closedEnd, expiredEnd - 1, expiredEnd, expiringEnd - 1, expiringEnd
+          };
+          eventTime = Math.max(START, edges[random.nextInt(edges.length)]);
+        } else if (kind < 35) {
           // Far behind: often in a window that has already expired.
-          eventTime = Math.max(START, watermark.getMillis() - random.nextInt(20_000));
+          eventTime = Math.max(START, watermark - random.nextInt(20_000));
         } else {
-          // Around the frontier, out of order by up to 3 s.
+          // Around the frontier, out of order.
           frontier += random.nextInt(1500);
-          eventTime = Math.max(START, frontier - random.nextInt(3000));
+          eventTime = Math.max(START, frontier - random.nextInt(outOfOrderness));
         }
         String key = KEYS[random.nextInt(KEYS.length)];
         String line = key + "," + eventTime + "," + sequence;
         batch.add(TimestampedValue.of(line, new Instant(eventTime)));
-        IntervalWindow window = windowing.windowOf(new Instant(eventTime));
-        if (windowing.isExpired(window, watermark)) {
+        long windowStart = windowEndAtOrBelow(eventTime);
+        long windowEnd = windowStart + size;
+        if (windowEnd - 1 + lateness < watermark) {
           expectedLate.add(line);
-        } else {
-          long[] countAndSum =
-              expectedFinal.computeIfAbsent(
-                  key + "," + window.start().getMillis(), k -> new long[2]);
-          countAndSum[0]++;
-          countAndSum[1] += sequence;
+          continue;
         }
+        if (watermark >= windowEnd) {
+          lateWithinLateness++;
+        }
+        long[] countAndSum =
+            expectedFinal.computeIfAbsent(key + "," + windowStart, k -> new long[2]);
+        countAndSum[0]++;
+        countAndSum[1] += sequence;
       }
       builder = addAll(builder, batch);
       batchBuilder = batchBuilder.addElements(asBatch(batch, watermark));
+      if (processingTime && random.nextInt(3) == 0) {
+        Duration passing = Duration.millis(random.nextInt(4_000));
+        builder = builder.advanceProcessingTime(passing);
+        batchBuilder = batchBuilder.advanceProcessingTime(passing);
+      }
       if (random.nextInt(3) > 0) {
-        long advance = random.nextInt(8000);
-        watermark = new Instant(Math.max(watermark.getMillis(), frontier - 2000 + advance));
-        builder = builder.advanceWatermarkTo(watermark);
-        batchBuilder = batchBuilder.advanceWatermarkTo(watermark);
+        watermark = Math.max(watermark, nextWatermark(random, frontier));
+        builder = builder.advanceWatermarkTo(new Instant(watermark));
+        batchBuilder = batchBuilder.advanceWatermarkTo(new Instant(watermark));
       }
     }
     inputCount = sequence;
+    expectedLateWithinLateness = lateWithinLateness;
     stream = builder.advanceWatermarkToInfinity();
     batches = batchBuilder.advanceWatermarkToInfinity();
   }
 
+  /**
+   * Where the watermark goes next: near the frontier, or, every other time, exactly at the end or
+   * the expiry of the window there, or a millisecond either side.
+   */
+  private long nextWatermark(Random random, long frontier) {
+    long near = frontier - 2000 + random.nextInt(8000);
+    if (random.nextBoolean()) {
+      return near;
+    }
+    long end = windowEndAtOrBelow(near);
+    long[] edges = {end - 1, end, end + 1, end + lateness - 1, end + lateness, end + lateness + 1};
+    return edges[random.nextInt(edges.length)];
+  }
+
+  /** The latest window end at or before {@code millis}: windows are aligned to the epoch. */
+  private long windowEndAtOrBelow(long millis) {
+    return millis - Math.floorMod(millis, size);
+  }
+
   /** A batch at its earliest record's timestamp, as {@link SourceBatch}'s source emits it. */
   private static TimestampedValue<SourceBatch<String>> asBatch(
-      List<TimestampedValue<String>> records, Instant watermark) {
+      List<TimestampedValue<String>> records, long watermark) {
     Instant earliest =
         records.stream().map(TimestampedValue::getTimestamp).min(Instant::compareTo).orElseThrow();
-    return TimestampedValue.of(new SourceBatch<>(List.copyOf(records), watermark), earliest);
+    return TimestampedValue.of(
+        new SourceBatch<>(List.copyOf(records), new Instant(watermark)), earliest);
   }
 
   private static TestStream.Builder<String> addAll(
@@ -117,5 +194,15 @@ final class RandomStream {
     TimestampedValue<String>[] rest =
         batch.subList(1, batch.size()).toArray(new TimestampedValue[0]);
     return builder.addElements(batch.get(0), rest);
+  }
+
+  @Override
+  public String toString() {
+    return "windows of "
+        + size
+        + " ms, lateness "
+        + lateness
+        + " ms"
+        + (windowing.finalPaneOnly() ? ", final panes only" : "");
   }
 }
