@@ -11,9 +11,7 @@ import dev.tidemark.transforms.replay.ReplayTimeline.HeldBack;
 import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
-import dev.tidemark.transforms.replay.ReplayTimeline.PartitionLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Point;
-import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
 import dev.tidemark.transforms.watermark.RecordingWatermark;
 import dev.tidemark.transforms.watermark.Watermarks;
@@ -103,7 +101,10 @@ final class ExplainReplay {
     replay
         .origins()
         .ifPresent(
-            origins -> origins.partitions().forEach(p -> partitions.put(p, new PartitionTrack(p))));
+            origins ->
+                origins
+                    .partitions()
+                    .forEach(p -> partitions.put(p, new PartitionTrack(p, MAX_POINTS))));
     this.engine =
         PaneEngine.replay(windowing, CountAndSumFn.<Long>summing(line -> 0L), Long::compare);
     points.put(Kind.ON_TIME, PointSample.evenly(MAX_POINTS));
@@ -255,7 +256,7 @@ final class ExplainReplay {
   private void observe(long position, String partition, Instant eventTime) {
     partitioned.observe(partition, eventTime);
     partitions
-        .computeIfAbsent(partition, PartitionTrack::new)
+        .computeIfAbsent(partition, name -> new PartitionTrack(name, MAX_POINTS))
         .moved(position, partitioned.watermarkOf(partition));
     Optional<String> holder = partitioned.holdingBack();
     Duration behind =
@@ -294,12 +295,12 @@ final class ExplainReplay {
     List<Integer> known = new ArrayList<>();
     List<Integer> withRecords = new ArrayList<>();
     for (PartitionTrack partition : partitions.values()) {
-      if (!partition.name.matches("\\d{1,9}")) {
+      if (!partition.name().matches("\\d{1,9}")) {
         return Optional.empty();
       }
-      known.add(Integer.parseInt(partition.name));
-      if (partition.records > 0) {
-        withRecords.add(Integer.parseInt(partition.name));
+      known.add(Integer.parseInt(partition.name()));
+      if (partition.records() > 0) {
+        withRecords.add(Integer.parseInt(partition.name()));
       }
     }
     if (withRecords.isEmpty()) {
@@ -376,36 +377,6 @@ final class ExplainReplay {
 
   private static @Nullable Instant eventTimeOrNull(ArrivedLine line) {
     return line.parsed() == null ? null : line.parsed().eventTime();
-  }
-
-  /** A partition's records and watermark steps, thinned evenly beyond {@link #MAX_POINTS}. */
-  private static final class PartitionTrack {
-    final String name;
-    long records;
-    final List<Step> steps = new ArrayList<>();
-    long stride = 1;
-    @Nullable Instant last;
-
-    PartitionTrack(String name) {
-      this.name = name;
-    }
-
-    void moved(long line, Instant watermark) {
-      records++;
-      if (watermark.equals(last) || line % stride != 0) {
-        return;
-      }
-      last = watermark;
-      steps.add(new Step(line, watermark));
-      if (steps.size() > MAX_POINTS) {
-        stride *= 2;
-        steps.removeIf(step -> step.line() % stride != 0);
-      }
-    }
-
-    PartitionLine line() {
-      return new PartitionLine(name, records, List.copyOf(steps));
-    }
   }
 
   /** A window not closed yet, with its on-time records over all keys. */
