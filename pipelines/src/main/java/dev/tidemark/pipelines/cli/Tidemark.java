@@ -6,10 +6,10 @@ import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.TidemarkOptions;
-import dev.tidemark.pipelines.runner.EmbeddedFlink;
 import dev.tidemark.pipelines.runner.FlinkLauncher;
 import dev.tidemark.pipelines.runner.KafkaTopicsCheck;
 import dev.tidemark.pipelines.runner.PipelineRun;
+import dev.tidemark.pipelines.runner.RunDirectory;
 import dev.tidemark.pipelines.runner.RunPreparation;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -258,9 +257,10 @@ public final class Tidemark {
               FlinkLauncher.submit(pipeline, parsed, err);
               return 0;
             }
-            RunPreparation.prepareRunner(parsed);
-            report.accept(parsed);
-            return PipelineRun.run(pipeline, parsed, err);
+            try (RunDirectory run = RunPreparation.prepareRunner(parsed)) {
+              report.accept(parsed);
+              return PipelineRun.run(pipeline, parsed, err);
+            }
           },
           true,
           Map.of());
@@ -308,8 +308,6 @@ public final class Tidemark {
         return action.run(parsed, args, out, err, launch);
       } catch (IllegalArgumentException e) {
         return badConfiguration(e.getMessage(), err);
-      } finally {
-        EmbeddedFlink.cleanUp(parsed.as(FlinkPipelineOptions.class));
       }
     }
 

@@ -9,14 +9,8 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
-import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.RestOptions;
 
@@ -33,14 +27,6 @@ public final class EmbeddedFlink {
 
   private static final String PREFIX = "tidemark-run-";
 
-  /** How many times {@link #deleteQuietly} walks a directory that is still there. */
-  private static final int DELETE_PASSES = 10;
-
-  private static final Set<Path> RUN_DIRECTORIES = ConcurrentHashMap.newKeySet();
-
-  /** Deletes the runs' directories when the JVM exits, however it exits; made by the first run. */
-  private static final AtomicBoolean CLEAN_UP_ON_EXIT = new AtomicBoolean();
-
   private EmbeddedFlink() {}
 
   /**
@@ -52,20 +38,20 @@ public final class EmbeddedFlink {
    * port in the second before Flink does makes the run fail as it starts, with Flink's "Address
    * already in use".
    */
-  static void configure(TidemarkOptions options) {
+  static RunDirectory configure(TidemarkOptions options) {
     if (!"[local]".equals(options.getFlinkMaster())) {
       if (options.getWebUi() != null) {
         throw new ConfigurationException(
             "--webUi: only for an embedded run; a cluster serves its own Web UI at --flinkMaster");
       }
-      return;
+      return RunDirectory.NONE;
     }
     if (options.getFlinkConfDir() != null) {
       if (options.getWebUi() != null) {
         throw new ConfigurationException(
             "--webUi: with --flinkConfDir, set rest.port in your flink-conf.yaml instead");
       }
-      return;
+      return RunDirectory.NONE;
     }
     Integer webUi = options.getWebUi();
     if (webUi != null && (webUi < 1 || webUi > 65535)) {
@@ -73,25 +59,18 @@ public final class EmbeddedFlink {
           "--webUi: " + webUi + " is not a port; use 1 to 65535, e.g. 8081");
     }
     int restPort = webUi == null ? RestPort.choose() : requireFree(webUi);
-    options.setFlinkConfDir(runDirectory(restPort).toString());
+    Path run = runDirectory(restPort);
+    options.setFlinkConfDir(run.toString());
+    return RunDirectory.of(run);
   }
 
   /**
    * A new run directory: the loopback-only {@code flink-conf.yaml} with the REST API on {@code
-   * restPort}, and the directory Flink writes its files in. Deleted by {@link #cleanUp}, or when
-   * the JVM exits.
+   * restPort}, and the directory Flink writes its files in. The run owns it ({@link RunDirectory}).
    */
   private static Path runDirectory(int restPort) {
     try {
-      if (CLEAN_UP_ON_EXIT.compareAndSet(false, true)) {
-        Runtime.getRuntime()
-            .addShutdownHook(
-                new Thread(
-                    () -> RUN_DIRECTORIES.forEach(EmbeddedFlink::deleteQuietly),
-                    "tidemark-run-directories"));
-      }
       Path run = Files.createTempDirectory(PREFIX);
-      RUN_DIRECTORIES.add(run);
       Path files = Files.createDirectory(run.resolve("files"));
       List<String> config =
           List.of(
@@ -132,21 +111,6 @@ public final class EmbeddedFlink {
     return port > 0 ? Optional.of("127.0.0.1:" + port) : Optional.empty();
   }
 
-  /** Deletes the run's directory, if {@link #configure} made one; at the end of a run. */
-  public static void cleanUp(FlinkPipelineOptions options) {
-    String confDir = options.getFlinkConfDir();
-    if (confDir != null) {
-      cleanUp(Path.of(confDir));
-    }
-  }
-
-  /** Deletes {@code directory} if it is a {@link #runDirectory}; a user's is left alone. */
-  private static void cleanUp(Path directory) {
-    if (RUN_DIRECTORIES.remove(directory)) {
-      deleteQuietly(directory);
-    }
-  }
-
   /**
    * {@code --webUi}'s port, if nothing listens on it: otherwise Flink fails while it starts, with a
    * stack trace, after the pipeline is built.
@@ -157,22 +121,6 @@ public final class EmbeddedFlink {
     } catch (IOException e) {
       throw new ConfigurationException(
           "--webUi: 127.0.0.1:" + webUi + " is in use; choose another port, or leave --webUi out");
-    }
-  }
-
-  /**
-   * Deletes {@code directory} and everything in it. Flink's own shutdown hooks delete their
-   * directories inside it at the same time, and a walk that meets a path they just removed stops
-   * with an error; so the walk goes again while the directory is there. Each pass removes what it
-   * reaches and nothing adds to the directory once the run has ended, so a few passes suffice.
-   */
-  private static void deleteQuietly(Path directory) {
-    for (int pass = 0; pass < DELETE_PASSES && Files.exists(directory); pass++) {
-      try (Stream<Path> paths = Files.walk(directory)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      } catch (IOException | UncheckedIOException e) {
-        // A path went away under the walk: the next pass goes on from what is left.
-      }
     }
   }
 }

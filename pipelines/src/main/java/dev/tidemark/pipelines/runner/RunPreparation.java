@@ -25,12 +25,13 @@ public final class RunPreparation {
 
   /**
    * Checks the runner's options and prepares the runner: on Flink, a cluster at {@code
-   * --flinkMaster} that answers, or an embedded run's configuration.
+   * --flinkMaster} that answers, or an embedded run's configuration, in a directory the caller
+   * closes when the run ends.
    *
    * @throws dev.tidemark.pipelines.config.ConfigurationException with one line naming the option
    *     and what to check
    */
-  public static void prepareRunner(TidemarkOptions options) {
+  public static RunDirectory prepareRunner(TidemarkOptions options) {
     if (options.getRunner() == FlinkRunner.class) {
       String master = options.getFlinkMaster();
       if (FlinkMasterCheck.isCluster(master)) {
@@ -46,8 +47,9 @@ public final class RunPreparation {
             "--savepointPath: only for a cluster (--flinkMaster=HOST:PORT); an embedded run starts"
                 + " empty, and a replay of a recording needs no savepoint");
       }
-      EmbeddedFlink.configure(options);
+      return EmbeddedFlink.configure(options);
     }
+    return RunDirectory.NONE;
   }
 
   /**
