@@ -73,33 +73,11 @@ class FlinkLaunchersIT {
     assertThat(cluster.rest("/overview"), containsString("\"taskmanagers\":2"));
 
     // (2) The run: the job is the cluster's, under its default name, and writes every window.
-    HttpResponse<String> run =
-        FlinkRest.runJar(
-            cluster.master(),
-            jar,
-            List.of(
-                "metrics",
-                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
-                "--lateSink=file:" + directory.resolve("late.json"),
-                "--deadLetterSink=file:" + directory.resolve("dead.json"),
-                "--parallelism=2",
-                "--idleTimeout=3s",
-                "--emit=final"));
+    HttpResponse<String> run = FlinkRest.runJar(cluster.master(), jar, metrics(broker, topic));
     assertThat(run.body(), run.statusCode(), equalTo(200));
     String job = JSON.readTree(run.body()).path("jobid").asText();
     assertThat(cluster.jobName(job), equalTo("tidemark-metrics-kafka"));
-    Map<String, Long> counts = new TreeMap<>();
-    TopicValues.read(
-        broker.bootstrapServers(),
-        topic + "-per-second",
-        Duration.ofMinutes(2),
-        value -> {
-          JsonNode row = MetricsRows.readJson(value);
-          counts.put(MetricsRows.windowOf(row), row.get("count_result").asLong());
-        },
-        () -> counts.keySet().containsAll(expected.keySet()));
-    assertThat(counts, equalTo(expected));
+    assertThat(metricsRows(broker, topic, expected), equalTo(expected));
   }
 
   @Test
@@ -172,6 +150,41 @@ class FlinkLaunchersIT {
     assertThat(counts, equalTo(expected));
   }
 
+  /**
+   * The program arguments of {@code metrics} from {@code topic} to {@code <topic>-per-second}, one
+   * row per window, the late records and dead letters to files.
+   */
+  private List<String> metrics(KafkaBroker broker, String topic) {
+    return List.of(
+        "metrics",
+        "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+        "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
+        "--lateSink=file:" + directory.resolve("late.json"),
+        "--deadLetterSink=file:" + directory.resolve("dead.json"),
+        "--parallelism=2",
+        "--idleTimeout=3s",
+        "--emit=final");
+  }
+
+  /**
+   * Each window's count in {@code <topic>-per-second}, once every window of {@code expected} has a
+   * row, or what the topic holds after two minutes.
+   */
+  private static Map<String, Long> metricsRows(
+      KafkaBroker broker, String topic, Map<String, Long> expected) {
+    Map<String, Long> counts = new TreeMap<>();
+    TopicValues.read(
+        broker.bootstrapServers(),
+        topic + "-per-second",
+        Duration.ofMinutes(2),
+        value -> {
+          JsonNode row = MetricsRows.readJson(value);
+          counts.put(MetricsRows.windowOf(row), row.get("count_result").asLong());
+        },
+        () -> counts.keySet().containsAll(expected.keySet()));
+    return counts;
+  }
+
   private static JsonNode readJson(String value) {
     try {
       return JSON.readTree(value);
@@ -192,31 +205,10 @@ class FlinkLaunchersIT {
     List<String> lines = MetricsRows.records(200, 43);
     Map<String, Long> expected = MetricsRows.expected(lines);
     broker.send(topic, 1, lines);
-    try (ApplicationCluster cluster =
-        ApplicationCluster.start(
-            JAR,
-            List.of(
-                "metrics",
-                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
-                "--lateSink=file:" + directory.resolve("late.json"),
-                "--deadLetterSink=file:" + directory.resolve("dead.json"),
-                "--parallelism=2",
-                "--idleTimeout=3s",
-                "--emit=final"))) {
+    try (ApplicationCluster cluster = ApplicationCluster.start(JAR, metrics(broker, topic))) {
       assertThat(
           cluster.awaitRunningJob().path("name").asText(), equalTo("tidemark-metrics-kafka"));
-      Map<String, Long> counts = new TreeMap<>();
-      TopicValues.read(
-          broker.bootstrapServers(),
-          topic + "-per-second",
-          Duration.ofMinutes(2),
-          value -> {
-            JsonNode row = MetricsRows.readJson(value);
-            counts.put(MetricsRows.windowOf(row), row.get("count_result").asLong());
-          },
-          () -> counts.keySet().containsAll(expected.keySet()));
-      assertThat(counts, equalTo(expected));
+      assertThat(metricsRows(broker, topic, expected), equalTo(expected));
     }
   }
 }

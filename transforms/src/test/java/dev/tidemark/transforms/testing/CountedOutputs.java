@@ -61,14 +61,7 @@ public final class CountedOutputs {
             Filter.by((WindowResult r) -> r.pane().timing() == Timing.LATE && !r.pane().isFinal()))
         .apply(
             name + "LatePaneNames",
-            MapElements.into(TypeDescriptors.strings())
-                .via(
-                    r ->
-                        r.key()
-                            + ","
-                            + r.pane().windowStart().getMillis()
-                            + "#"
-                            + r.pane().index()))
+            MapElements.into(TypeDescriptors.strings()).via(WindowResult::toString))
         .apply(name + "CollectLatePanes", outputs.latePanesBeforeTheFinal.sink());
     counted
         .get(CountPerWindow.LATE)
