@@ -10,21 +10,26 @@ import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PaneRules;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.Source;
+import dev.tidemark.pipelines.io.SourceRead;
 import dev.tidemark.pipelines.io.SourceUri;
 import dev.tidemark.transforms.join.CopyJsonField;
+import dev.tidemark.transforms.join.JoinSide;
 import dev.tidemark.transforms.join.JoinedRecord;
 import dev.tidemark.transforms.join.LeftJoinPerWindow;
 import dev.tidemark.transforms.join.MergeRecords;
+import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 
@@ -141,21 +146,51 @@ public final class JoinPipeline {
     WriteOutputs.deadLetters(joined.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
   }
 
-  /** The join with the live rules, when at least one side is live. */
+  /**
+   * The join with the live rules, when at least one side is live. A side that a source reads in
+   * batches (Kafka) is parsed where the join gathers it, so that no step of its own stands between
+   * the source and the join's shuffle; any other side is read and parsed by its source's transform.
+   */
   private static PCollectionTuple joinLive(Pipeline pipeline, Settings settings) {
-    PCollectionTuple parsedOrders =
-        pipeline.apply("ReadOrders", settings.orders().read(ORDERS, settings.eventTime()).events());
-    PCollectionTuple parsedCoupons =
+    List<PCollection<DeadLetter>> deadLetters = new ArrayList<>();
+    JoinSide orders =
+        side(pipeline, "ReadOrders", settings.orders(), ORDERS, settings, deadLetters);
+    JoinSide coupons =
+        side(pipeline, "ReadCoupons", settings.coupons(), COUPONS, settings, deadLetters);
+    PCollectionTuple joined =
         pipeline.apply(
-            "ReadCoupons", settings.coupons().read(COUPONS, settings.eventTime()).events());
-    return PCollectionTuple.of(LeftJoinPerWindow.LEFT, parsedOrders.get(ParseEvents.EVENTS))
-        .and(LeftJoinPerWindow.RIGHT, parsedCoupons.get(ParseEvents.EVENTS))
-        .apply("LeftJoin", LeftJoinPerWindow.of(settings.windowing(), MERGE))
-        .and(
-            ParseEvents.DEAD_LETTER,
-            PCollectionList.of(parsedOrders.get(ParseEvents.DEAD_LETTER))
-                .and(parsedCoupons.get(ParseEvents.DEAD_LETTER))
-                .apply("AllDeadLetters", Flatten.pCollections()));
+            "LeftJoin", LeftJoinPerWindow.ofSides(settings.windowing(), MERGE, orders, coupons));
+    if (joined.has(LeftJoinPerWindow.REJECTED)) {
+      deadLetters.add(joined.get(LeftJoinPerWindow.REJECTED));
+    }
+    return joined.and(
+        ParseEvents.DEAD_LETTER,
+        PCollectionList.of(deadLetters).apply("AllDeadLetters", Flatten.pCollections()));
+  }
+
+  /**
+   * One side of the join, read from {@code source} by steps named {@code name}; the dead letters
+   * its source's own parse gives, if it parses, are added to {@code deadLetters}.
+   */
+  private static JoinSide side(
+      Pipeline pipeline,
+      String name,
+      Source source,
+      JsonEventFormat format,
+      Settings settings,
+      List<PCollection<DeadLetter>> deadLetters) {
+    SourceRead read = source.read(format, settings.eventTime());
+    if (read instanceof SourceRead.Batches<?> batches) {
+      return batchesSide(pipeline, name, batches);
+    }
+    PCollectionTuple parsed = pipeline.apply(name, read.events());
+    deadLetters.add(parsed.get(ParseEvents.DEAD_LETTER));
+    return JoinSide.events(parsed.get(ParseEvents.EVENTS));
+  }
+
+  private static <RecordT> JoinSide batchesSide(
+      Pipeline pipeline, String name, SourceRead.Batches<RecordT> batches) {
+    return JoinSide.batches(pipeline.apply(name, batches.batches()), batches.parser());
   }
 
   static String json(JoinedRecord joined) {

@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.join;
 
+import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
@@ -7,17 +8,12 @@ import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.SimpleFunction;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
@@ -46,6 +42,10 @@ import org.apache.beam.sdk.values.TupleTagList;
  * holds the watermark, the idle flush emits an EARLY pane with what has arrived. The joined records
  * are in the global window; each carries its window and pane, and a consumer keeps the latest pane
  * per window.
+ *
+ * <p>{@link #ofSides} joins two sides as their sources give them ({@link JoinSide}): a side that a
+ * batching source reads is parsed where its batches are gathered, with no step of its own before
+ * the shuffle, so on Flink a backlog on that side does not hold the join's watermark back.
  */
 public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PCollectionTuple> {
 
@@ -64,8 +64,11 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
   /** Output: right records that came after their window expired. */
   public static final TupleTag<LateRecord> LATE_RIGHT = new TupleTag<LateRecord>() {};
 
-  private static final KvCoder<EventKey, KV<Integer, Event>> SIDED_CODER =
-      KvCoder.of(EventKey.Coder.of(), KvCoder.of(VarIntCoder.of(), Event.Coder.of()));
+  /**
+   * Output of {@link #ofSides} when a side is batches: the records that its parser had no event
+   * for.
+   */
+  public static final TupleTag<DeadLetter> REJECTED = new TupleTag<DeadLetter>() {};
 
   private final EventTimeWindowing windowing;
   private final MergeRecords merge;
@@ -79,15 +82,48 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
     return new LeftJoinPerWindow(windowing, merge);
   }
 
+  /**
+   * The same join of two sides as their sources give them ({@link JoinSide}): its outputs are this
+   * transform's, plus {@link #REJECTED}.
+   */
+  public static PTransform<PBegin, PCollectionTuple> ofSides(
+      EventTimeWindowing windowing, MergeRecords merge, JoinSide left, JoinSide right) {
+    return new PTransform<PBegin, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PBegin begin) {
+        return join(begin, windowing, merge, left, right);
+      }
+    };
+  }
+
   @Override
   public PCollectionTuple expand(PCollectionTuple input) {
+    return join(
+        input.getPipeline().begin(),
+        windowing,
+        merge,
+        JoinSide.events(input.get(LEFT)),
+        JoinSide.events(input.get(RIGHT)));
+  }
+
+  private static PCollectionTuple join(
+      PBegin begin,
+      EventTimeWindowing windowing,
+      MergeRecords merge,
+      JoinSide left,
+      JoinSide right) {
     AggregatePerWindow<EventKey, KV<Integer, Event>, List<KV<Integer, Event>>> collect =
         AggregatePerWindow.of(windowing, new CollectRecordsFn());
     PCollectionTuple decided =
-        PCollectionList.of(sided("Left", MergeMatchesFn.LEFT_SIDE, input.get(LEFT)))
-            .and(sided("Right", MergeMatchesFn.RIGHT_SIDE, input.get(RIGHT)))
-            .apply("BothSides", Flatten.pCollections())
-            .apply("DecidePanes", collect);
+        begin.apply(
+            "DecidePanes",
+            collect.ofInputs(
+                List.of(
+                    left.input("Left", MergeMatchesFn.LEFT_SIDE),
+                    right.input("Right", MergeMatchesFn.RIGHT_SIDE)),
+                JoinSide.SIDED_CODER,
+                REJECTED,
+                DeadLetter.Coder.of()));
     PCollection<JoinedRecord> joined =
         decided.get(collect.panes()).apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)));
     PCollectionTuple late =
@@ -97,25 +133,11 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
                 "LateBySide",
                 ParDo.of(new LateBySideFn())
                     .withOutputTags(LATE_LEFT, TupleTagList.of(LATE_RIGHT)));
-    return PCollectionTuple.of(JOINED, joined)
-        .and(LATE_LEFT, late.get(LATE_LEFT).setCoder(LateRecord.Coder.of()))
-        .and(LATE_RIGHT, late.get(LATE_RIGHT).setCoder(LateRecord.Coder.of()));
-  }
-
-  /** {@code events} keyed by their key, each with the number of its side. */
-  private static PCollection<KV<EventKey, KV<Integer, Event>>> sided(
-      String name, int side, PCollection<Event> events) {
-    return events
-        .apply(
-            "Key" + name,
-            MapElements.via(
-                new SimpleFunction<Event, KV<EventKey, KV<Integer, Event>>>() {
-                  @Override
-                  public KV<EventKey, KV<Integer, Event>> apply(Event event) {
-                    return KV.of(event.key(), KV.of(side, event));
-                  }
-                }))
-        .setCoder(SIDED_CODER);
+    PCollectionTuple outputs =
+        PCollectionTuple.of(JOINED, joined)
+            .and(LATE_LEFT, late.get(LATE_LEFT).setCoder(LateRecord.Coder.of()))
+            .and(LATE_RIGHT, late.get(LATE_RIGHT).setCoder(LateRecord.Coder.of()));
+    return decided.has(REJECTED) ? outputs.and(REJECTED, decided.get(REJECTED)) : outputs;
   }
 
   /** Each expired record as a {@link LateRecord}, under the tag of its side. */

@@ -2,28 +2,21 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.model.WindowPane;
+import java.util.List;
 import java.util.function.Function;
-import org.apache.beam.sdk.coders.CannotProvideCoderException;
+import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
-import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.apache.beam.sdk.transforms.SimpleFunction;
-import org.apache.beam.sdk.transforms.windowing.DefaultTrigger;
-import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
-import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
-import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.beam.sdk.values.WindowingStrategy;
-import org.apache.beam.sdk.values.WindowingStrategy.AccumulationMode;
-import org.joda.time.Duration;
 
 /**
  * Aggregates each key's values per {@link EventTimeWindowing} window with a {@code CombineFn}, and
@@ -264,21 +257,9 @@ public final class AggregatePerWindow<K, V, OutputT>
       KvCoder<K, V> kvCoder,
       CombineFn<V, AccumT, OutputT> typedAggregate,
       PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
-    PaneStep<AccumT> step =
-        new PaneStep<>(input.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
-    PCollection<KV<K, Contribution<V, AccumT>>> contributions =
-        input
-            .apply(
-                "OneValueEach",
-                MapElements.via(
-                    new SimpleFunction<KV<K, V>, KV<K, Contribution<V, AccumT>>>() {
-                      @Override
-                      public KV<K, Contribution<V, AccumT>> apply(KV<K, V> value) {
-                        return KV.of(value.getKey(), Contribution.of(value.getValue()));
-                      }
-                    }))
-            .setCoder(step.contributionCoder());
-    return step.decide(contributions, outputs);
+    PaneStep<K, V, AccumT, OutputT> step =
+        new PaneStep<>(windowing, input.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
+    return step.decide(step.oneByOne("", input), outputs);
   }
 
   private <RecordT, InputT, RejectT, AccumT, PaneT, ExpiredT> PCollectionTuple decideBatches(
@@ -287,95 +268,65 @@ public final class AggregatePerWindow<K, V, OutputT>
       BatchReading<RecordT, InputT, RejectT, K, V> reading,
       CombineFn<V, AccumT, OutputT> typedAggregate,
       PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
-    PaneStep<AccumT> step =
-        new PaneStep<>(batches.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
+    PaneStep<K, V, AccumT, OutputT> step =
+        new PaneStep<>(
+            windowing, batches.getPipeline().getCoderRegistry(), kvCoder, typedAggregate);
     TupleTag<KV<K, Contribution<V, AccumT>>> gathered = new TupleTag<>();
-    PCollectionTuple gatheredAndRejected =
-        batches.apply(
-            reading.stepName(),
-            ParDo.of(
-                    new GatherOnTimeFn<>(
-                        windowing,
-                        typedAggregate,
-                        kvCoder.getKeyCoder(),
-                        reading.parser(),
-                        reading.keyOf(),
-                        reading.valueOf(),
-                        gathered,
-                        reading.rejected()))
-                .withOutputTags(gathered, reading.rejectedOutputs()));
-    PCollectionTuple decided =
-        step.decide(gatheredAndRejected.get(gathered).setCoder(step.contributionCoder()), outputs);
-    Coder<RejectT> rejectCoder = reading.rejectCoder();
-    if (rejectCoder == null) {
-      return decided;
-    }
-    return decided.and(
-        reading.rejected(), gatheredAndRejected.get(reading.rejected()).setCoder(rejectCoder));
+    PCollectionTuple gatheredAndRejected = step.gathered("", batches, reading, gathered);
+    PCollectionTuple decided = step.decide(gatheredAndRejected.get(gathered), outputs);
+    return reading.rejectCoder() == null
+        ? decided
+        : decided.and(reading.rejected(), gatheredAndRejected.get(reading.rejected()));
   }
 
   /**
-   * {@code input} in the global window with the default trigger, no allowed lateness and discarding
-   * panes, without a step to put it there when it already is (a source's output is): on Flink,
-   * re-windowing is an operator of its own that wraps every element anew.
+   * This aggregation over several inputs at once, decided in one pane step: each of {@code inputs}
+   * is gathered as {@link AggregateInput} says, and its records are judged, aggregated and captured
+   * as one input's would be. For a join, each side is an input whose values say their side. The
+   * output has {@link #panes()}, {@link #expired()} and {@code rejected}: the records that the
+   * parser of a batch input had no value for, coded by {@code rejectCoder}.
    */
-  private static <T> PCollection<T> inTheGlobalWindow(PCollection<T> input) {
-    WindowingStrategy<?, ?> windowing = input.getWindowingStrategy();
-    if (windowing.getWindowFn() instanceof GlobalWindows
-        && windowing.getTrigger() instanceof DefaultTrigger
-        && windowing.getAllowedLateness().equals(Duration.ZERO)
-        && windowing.getMode() == AccumulationMode.DISCARDING_FIRED_PANES) {
-      return input;
-    }
-    return input.apply(
-        "IntoGlobalWindow",
-        Window.<T>into(new GlobalWindows())
-            .triggering(DefaultTrigger.of())
-            .withAllowedLateness(Duration.ZERO)
-            .discardingFiredPanes());
+  public <RejectT> PTransform<PBegin, PCollectionTuple> ofInputs(
+      List<AggregateInput<K, V, RejectT>> inputs,
+      KvCoder<K, V> kvCoder,
+      TupleTag<RejectT> rejected,
+      Coder<RejectT> rejectCoder) {
+    return new PTransform<PBegin, PCollectionTuple>() {
+      @Override
+      public PCollectionTuple expand(PBegin begin) {
+        return decideInputs(begin.getPipeline(), inputs, kvCoder, aggregate, rejected, rejectCoder);
+      }
+    };
   }
 
-  /** The stateful step that decides the panes, with the coders it needs. */
-  private final class PaneStep<AccumT> {
-    private final KvCoder<K, V> kvCoder;
-    private final CombineFn<V, AccumT, OutputT> typedAggregate;
-    private final Coder<AccumT> accumulatorCoder;
-    private final Coder<OutputT> outputCoder;
-
-    PaneStep(
-        CoderRegistry registry, KvCoder<K, V> kvCoder, CombineFn<V, AccumT, OutputT> aggregate) {
-      this.kvCoder = kvCoder;
-      this.typedAggregate = aggregate;
-      try {
-        this.accumulatorCoder = aggregate.getAccumulatorCoder(registry, kvCoder.getValueCoder());
-        this.outputCoder = aggregate.getDefaultOutputCoder(registry, kvCoder.getValueCoder());
-      } catch (CannotProvideCoderException e) {
-        throw new IllegalArgumentException("no coder for the aggregate of " + aggregate, e);
+  private <AccumT, RejectT> PCollectionTuple decideInputs(
+      Pipeline pipeline,
+      List<AggregateInput<K, V, RejectT>> inputs,
+      KvCoder<K, V> kvCoder,
+      CombineFn<V, AccumT, OutputT> typedAggregate,
+      TupleTag<RejectT> rejected,
+      Coder<RejectT> rejectCoder) {
+    PaneStep<K, V, AccumT, OutputT> step =
+        new PaneStep<>(windowing, pipeline.getCoderRegistry(), kvCoder, typedAggregate);
+    PCollectionList<KV<K, Contribution<V, AccumT>>> contributions = PCollectionList.empty(pipeline);
+    PCollectionList<RejectT> rejects = PCollectionList.empty(pipeline);
+    for (AggregateInput<K, V, RejectT> input : inputs) {
+      TupleTag<KV<K, Contribution<V, AccumT>>> gathered = new TupleTag<>();
+      PCollectionTuple gatheredAndRejected = input.gather(step, gathered, rejected, rejectCoder);
+      contributions = contributions.and(gatheredAndRejected.get(gathered));
+      if (gatheredAndRejected.has(rejected)) {
+        rejects = rejects.and(gatheredAndRejected.get(rejected));
       }
     }
-
-    KvCoder<K, Contribution<V, AccumT>> contributionCoder() {
-      return KvCoder.of(
-          kvCoder.getKeyCoder(),
-          Contribution.ContributionCoder.of(kvCoder.getValueCoder(), accumulatorCoder));
-    }
-
-    <PaneT, ExpiredT> PCollectionTuple decide(
-        PCollection<KV<K, Contribution<V, AccumT>>> contributions,
-        PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
-      Coder<K> keyCoder = kvCoder.getKeyCoder();
-      Coder<V> valueCoder = kvCoder.getValueCoder();
-      PCollectionTuple decided =
-          inTheGlobalWindow(contributions)
-              .apply(
-                  "DecidePanes",
-                  ParDo.of(
-                          new LivePanesFn<>(
-                              windowing, typedAggregate, valueCoder, accumulatorCoder, outputs))
-                      .withOutputTags(outputs.panes(), TupleTagList.of(outputs.expired())));
-      decided.get(outputs.panes()).setCoder(outputs.paneCoder(keyCoder, outputCoder));
-      decided.get(outputs.expired()).setCoder(outputs.expiredCoder(keyCoder, valueCoder));
-      return decided;
-    }
+    PCollectionTuple decided =
+        step.decide(
+            contributions
+                .apply("AllInputs", Flatten.pCollections())
+                .setCoder(step.contributionCoder()),
+            keyed());
+    return rejects.size() == 0
+        ? decided
+        : decided.and(
+            rejected, rejects.apply("AllRejected", Flatten.pCollections()).setCoder(rejectCoder));
   }
 }
