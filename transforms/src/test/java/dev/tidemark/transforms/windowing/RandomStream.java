@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.values.TimestampedValue;
@@ -63,6 +64,9 @@ final class RandomStream {
 
   /** "key,windowStart" -> {count, sum}. */
   final Map<String, long[]> expectedFinal = new HashMap<>();
+
+  /** "key,windowStart" -> the largest value (the sequence number) of the window's final pane. */
+  final Map<String, Long> expectedMax = new TreeMap<>();
 
   private final long size;
   private final long lateness;
@@ -140,6 +144,7 @@ final class RandomStream {
             expectedFinal.computeIfAbsent(key + "," + windowStart, k -> new long[2]);
         countAndSum[0]++;
         countAndSum[1] += sequence;
+        expectedMax.merge(key + "," + windowStart, (long) sequence, Math::max);
       }
       builder = addAll(builder, batch);
       batchBuilder = batchBuilder.addElements(asBatch(batch, watermark));
