@@ -11,8 +11,6 @@ import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
@@ -130,17 +128,14 @@ class CountClicksExampleTest {
 
   @Test
   void theGuideShowsThisCode() throws Exception {
-    String test =
-        Files.readString(
-            Path.of("src/test/java/dev/tidemark/examples/CountClicksExampleTest.java"));
-    String guide = Files.readString(Path.of("../docs/library.md"));
-    assertThat(guide, containsString(between(test, "// GUIDE-START", "// GUIDE-END")));
-    assertThat(guide, containsString(between(test, "// GUIDE-TEST-START", "// GUIDE-TEST-END")));
-  }
-
-  /** The lines between two marker lines, without their common indentation. */
-  private static String between(String text, String start, String end) {
-    String block = text.substring(text.indexOf(start) + start.length(), text.indexOf(end));
-    return block.stripIndent().strip();
+    assertThat(
+        GuideBlocks.guide(),
+        containsString(
+            GuideBlocks.between(CountClicksExampleTest.class, "GUIDE-START", "GUIDE-END")));
+    assertThat(
+        GuideBlocks.guide(),
+        containsString(
+            GuideBlocks.between(
+                CountClicksExampleTest.class, "GUIDE-TEST-START", "GUIDE-TEST-END")));
   }
 }

@@ -7,8 +7,6 @@ import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.Expired;
 import java.io.Serializable;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
@@ -104,21 +102,17 @@ class PageDurationsExampleTest {
 
   @Test
   void theGuideShowsThisCode() throws Exception {
-    String test =
-        Files.readString(
-            Path.of("src/test/java/dev/tidemark/examples/PageDurationsExampleTest.java"));
-    String guide = Files.readString(Path.of("../docs/library.md"));
     assertThat(
-        guide, containsString(between(test, "// GUIDE-OWN-TYPE-START", "// GUIDE-OWN-TYPE-END")));
-    assertThat(
-        guide,
+        GuideBlocks.guide(),
         containsString(
-            between(test, "// GUIDE-OWN-TYPE-TEST-START", "// GUIDE-OWN-TYPE-TEST-END")));
-  }
-
-  /** The lines between two marker lines, without their common indentation. */
-  private static String between(String text, String start, String end) {
-    String block = text.substring(text.indexOf(start) + start.length(), text.indexOf(end));
-    return block.stripIndent().strip();
+            GuideBlocks.between(
+                PageDurationsExampleTest.class, "GUIDE-OWN-TYPE-START", "GUIDE-OWN-TYPE-END")));
+    assertThat(
+        GuideBlocks.guide(),
+        containsString(
+            GuideBlocks.between(
+                PageDurationsExampleTest.class,
+                "GUIDE-OWN-TYPE-TEST-START",
+                "GUIDE-OWN-TYPE-TEST-END")));
   }
 }

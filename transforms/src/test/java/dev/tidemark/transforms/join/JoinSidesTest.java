@@ -1,7 +1,5 @@
 package dev.tidemark.transforms.join;
 
-import static dev.tidemark.transforms.join.LeftJoinPerWindowTest.coupon;
-import static dev.tidemark.transforms.join.LeftJoinPerWindowTest.order;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
@@ -47,15 +45,7 @@ class JoinSidesTest {
   @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
   void sidesOfBatchesJoinAsSidesOfEventsDo(String runner) {
     List<TimestampedValue<String>> lines =
-        new ArrayList<>(
-            List.of(
-                order("o1", "b1", 100),
-                order("o2", "b1", 200),
-                order("o3", "b2", 300),
-                order("o4", "b3", 6000),
-                coupon("b1", "u7", 400),
-                coupon("b1", "u9", 900),
-                coupon("b3", "u3", 5500)));
+        new ArrayList<>(LeftJoinPerWindowTest.ON_TIME_ORDERS_AND_COUPONS);
     lines.add(TimestampedValue.of("O|not an order", LeftJoinPerWindowTest.BASE_TIME));
     TestStream<SourceBatch<String>> batches =
         TestStream.create(SourceBatch.SourceBatchCoder.of(StringUtf8Coder.of()))

@@ -1,7 +1,6 @@
 package dev.tidemark.transforms.join;
 
-import static dev.tidemark.transforms.join.LeftJoinPerWindowTest.coupon;
-import static dev.tidemark.transforms.join.LeftJoinPerWindowTest.order;
+import static dev.tidemark.transforms.join.LeftJoinPerWindowTest.ON_TIME_ORDERS_AND_COUPONS;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
@@ -15,6 +14,7 @@ import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.junit.jupiter.api.Test;
 
@@ -31,13 +31,10 @@ class LeftJoinPerWindowOnFlinkTest {
         TestStream.create(StringUtf8Coder.of())
             .advanceWatermarkTo(LeftJoinPerWindowTest.BASE_TIME)
             .addElements(
-                order("o1", "b1", 100),
-                order("o2", "b1", 200),
-                order("o3", "b2", 300),
-                order("o4", "b3", 6000),
-                coupon("b1", "u7", 400),
-                coupon("b1", "u9", 900),
-                coupon("b3", "u3", 5500))
+                ON_TIME_ORDERS_AND_COUPONS.get(0),
+                ON_TIME_ORDERS_AND_COUPONS
+                    .subList(1, ON_TIME_ORDERS_AND_COUPONS.size())
+                    .toArray(TimestampedValue[]::new))
             .advanceWatermarkToInfinity();
     Collected finals = new Collected();
     LeftJoinPerWindowTest.join(

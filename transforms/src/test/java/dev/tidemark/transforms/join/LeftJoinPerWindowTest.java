@@ -5,6 +5,7 @@ import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.List;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
@@ -64,6 +65,20 @@ class LeftJoinPerWindowTest {
             + "}",
         new Instant(time));
   }
+
+  /**
+   * Four orders in two windows and three coupons, all on time: o1 and o2 of batch b1 match u9, the
+   * newer of b1's two coupons; o3 has none; o4 matches u3.
+   */
+  static final List<TimestampedValue<String>> ON_TIME_ORDERS_AND_COUPONS =
+      List.of(
+          order("o1", "b1", 100),
+          order("o2", "b1", 200),
+          order("o3", "b2", 300),
+          order("o4", "b3", 6000),
+          coupon("b1", "u7", 400),
+          coupon("b1", "u9", 900),
+          coupon("b3", "u3", 5500));
 
   /** "orderId->orderSalesmanId" of a joined order. */
   static String idAndSalesman(JoinedRecord joined) {
