@@ -10,13 +10,11 @@ import static org.hamcrest.Matchers.not;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
-import dev.tidemark.pipelines.io.Source;
-import dev.tidemark.pipelines.io.SourceUri;
+import dev.tidemark.pipelines.io.UnaskedKafka;
 import dev.tidemark.transforms.testing.PipelineSteps;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.time.ZoneId;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.joda.time.Duration;
@@ -30,14 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class LiveKafkaStepsTest {
 
-  private static final EventTimeSettings EVENT_TIME =
-      new EventTimeSettings(
-          Duration.standardSeconds(2),
-          Duration.standardSeconds(3),
-          Duration.standardSeconds(3),
-          Duration.standardMinutes(15),
-          "earliest",
-          null);
+  private static final EventTimeSettings EVENT_TIME = UnaskedKafka.EVENT_TIME;
 
   @Test
   void theRecordsAreParsedWhereTheyAreGatheredAndNoOtherStepComesBeforeThePaneStep() {
@@ -46,7 +37,7 @@ class LiveKafkaStepsTest {
     PerWindowCounts.assemble(
         pipeline,
         new PerWindowCounts.Settings(
-            topic("stats", PipelineInput.METRICS),
+            UnaskedKafka.topic("stats", PipelineInput.METRICS),
             MetricsPipeline.FORMAT,
             EVENT_TIME,
             EventTimeWindowing.fixed(Duration.standardSeconds(1)),
@@ -80,8 +71,8 @@ class LiveKafkaStepsTest {
     JoinPipeline.assemble(
         pipeline,
         new JoinPipeline.Settings(
-            topic("orders", PipelineInput.ORDERS),
-            topic("coupons", PipelineInput.COUPONS),
+            UnaskedKafka.topic("orders", PipelineInput.ORDERS),
+            UnaskedKafka.topic("coupons", PipelineInput.COUPONS),
             EVENT_TIME,
             EventTimeWindowing.fixed(Duration.standardSeconds(5)),
             collectingSinks()));
@@ -92,11 +83,6 @@ class LiveKafkaStepsTest {
         hasItems(
             "LeftJoin/DecidePanes/LeftParseAndGather", "LeftJoin/DecidePanes/RightParseAndGather"));
     assertThat(steps, not(hasItem(containsString("ParseBatch"))));
-  }
-
-  /** A Kafka source on a broker that is never asked: building a pipeline reads nothing. */
-  private static Source topic(String topic, PipelineInput input) {
-    return SourceUri.parse("source", "kafka://127.0.0.1:9/" + topic, input, 1 << 20, Map.of());
   }
 
   private static OutputSinks collectingSinks() {

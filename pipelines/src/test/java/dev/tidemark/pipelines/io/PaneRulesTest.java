@@ -7,25 +7,16 @@ import static org.hamcrest.Matchers.startsWith;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
-import java.util.Map;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The one rules line of a run names its judge and every value in force. */
 class PaneRulesTest {
 
-  private static final EventTimeSettings EVENT_TIME =
-      new EventTimeSettings(
-          Duration.standardSeconds(2),
-          Duration.standardSeconds(3),
-          Duration.standardSeconds(3),
-          Duration.standardMinutes(15),
-          "earliest",
-          null);
+  private static final EventTimeSettings EVENT_TIME = UnaskedKafka.EVENT_TIME;
 
   private static Source topic(String name) {
-    return SourceUri.parse(
-        "source", "kafka://127.0.0.1:9/" + name, PipelineInput.METRICS, 1 << 20, Map.of());
+    return UnaskedKafka.topic(name, PipelineInput.METRICS);
   }
 
   @Test
