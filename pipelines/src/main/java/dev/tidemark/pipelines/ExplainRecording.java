@@ -34,14 +34,14 @@ public final class ExplainRecording {
   public interface Options extends CountPipeline.Options {
     @Description(
         "For kafka://: only the records with a Kafka timestamp at or after this instant, e.g."
-            + " 2026-12-03T01:00:00Z or epoch milliseconds")
+            + " 2024-05-01T01:00:00Z or epoch milliseconds")
     String getFrom();
 
     void setFrom(String value);
 
     @Description(
         "For kafka://: only the records with a Kafka timestamp before this instant, e.g."
-            + " 2026-12-03T02:00:00Z or epoch milliseconds")
+            + " 2024-05-01T02:00:00Z or epoch milliseconds")
     String getTo();
 
     void setTo(String value);
@@ -107,7 +107,7 @@ public final class ExplainRecording {
               + option
               + ": '"
               + value
-              + "' is not an instant; use e.g. 2026-12-03T01:00:00Z or epoch milliseconds");
+              + "' is not an instant; use e.g. 2024-05-01T01:00:00Z or epoch milliseconds");
     }
   }
 

@@ -45,7 +45,7 @@ class BadConfigurationTest {
         "detached on embedded Flink | count --detached | tidemark: --detached: only for a cluster (--flinkMaster=HOST:PORT); an embedded run ends with this process",
         "explain submits nothing | explain --detached | tidemark: --detached: explain runs no job; leave it out",
         "a time range of a recording | explain --from=2026-12-03T01:00:00Z | tidemark: --from: only for a kafka:// source, whose records have Kafka timestamps; a recording is explained whole",
-        "a time range that is no instant | explain --to=yesterday | tidemark: --to: 'yesterday' is not an instant; use e.g. 2026-12-03T01:00:00Z or epoch milliseconds",
+        "a time range that is no instant | explain --to=yesterday | tidemark: --to: 'yesterday' is not an instant; use e.g. 2024-05-01T01:00:00Z or epoch milliseconds",
         "a time range on count | count --from=0 | tidemark: --from is not an option of count; see count --help",
         "explain reads a topic from the start | explain --startFrom=latest | tidemark: --startFrom: explain reads a Kafka topic from its earliest offsets; --from and --to select a time range; leave it out",
         "Beam's attached mode | count --attachedMode=false | tidemark: --attachedMode is not an option of count; see count --help",
