@@ -4,6 +4,7 @@ import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.CoderProvider;
@@ -28,6 +29,9 @@ import org.joda.time.Instant;
  *     whose watermark the pipeline reads at run time instead
  * @param position where the record stands in its recording (the line number, from 1), which orders
  *     records that met the same watermark; {@link #UNKNOWN_POSITION} for a live source
+ * @param columns the values a query reads from the record beyond its key and time (the arguments of
+ *     a SQL query's aggregates), coded by {@link ColumnValuesCoder}; empty for a format that reads
+ *     a key, a time and a value
  */
 @DefaultCoder(Event.Coder.class)
 public record Event(
@@ -37,7 +41,8 @@ public record Event(
     String raw,
     Instant arrivalWatermark,
     long position,
-    @Nullable SourcePosition source) {
+    @Nullable SourcePosition source,
+    List<@Nullable Object> columns) {
 
   /** {@link #position()} of an event from a source that does not number its records. */
   public static final long UNKNOWN_POSITION = -1;
@@ -47,17 +52,37 @@ public record Event(
     Objects.requireNonNull(eventTime, "eventTime");
     Objects.requireNonNull(raw, "raw");
     Objects.requireNonNull(arrivalWatermark, "arrivalWatermark");
+    Objects.requireNonNull(columns, "columns");
+  }
+
+  /** An event with no columns beyond its key, time and value. */
+  public Event(
+      EventKey key,
+      Instant eventTime,
+      long value,
+      String raw,
+      Instant arrivalWatermark,
+      long position,
+      @Nullable SourcePosition source) {
+    this(key, eventTime, value, raw, arrivalWatermark, position, source, List.of());
   }
 
   /** An event from a source that does not say which watermark it met. */
   public Event(EventKey key, Instant eventTime, long value, String raw) {
-    this(key, eventTime, value, raw, Watermarks.MIN, UNKNOWN_POSITION, null);
+    this(key, eventTime, value, raw, Watermarks.MIN, UNKNOWN_POSITION, null, List.of());
   }
 
   /** The same event, with what its source knew when it read it. */
   public Event arrivedAs(ArrivedLine line) {
     return new Event(
-        key, eventTime, value, raw, line.arrivalWatermark(), line.position(), line.source());
+        key,
+        eventTime,
+        value,
+        raw,
+        line.arrivalWatermark(),
+        line.position(),
+        line.source(),
+        columns);
   }
 
   @Override
@@ -89,6 +114,7 @@ public record Event(
       InstantCoder.of().encode(event.arrivalWatermark, out);
       VarLongCoder.of().encode(event.position, out);
       SOURCE.encode(event.source, out);
+      ColumnValuesCoder.of().encode(event.columns, out);
     }
 
     @Override
@@ -100,7 +126,8 @@ public record Event(
           StringUtf8Coder.of().decode(in),
           InstantCoder.of().decode(in),
           VarLongCoder.of().decode(in),
-          SOURCE.decode(in));
+          SOURCE.decode(in),
+          ColumnValuesCoder.of().decode(in));
     }
 
     @Override

@@ -5,7 +5,7 @@ import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.joda.time.Instant;
 
 /** Checks event times for the formats: epoch milliseconds inside the range Beam can window. */
-final class EventTimes {
+public final class EventTimes {
 
   private EventTimes() {}
 
@@ -15,7 +15,7 @@ final class EventTimes {
    * @throws BadRecordException if it is not a whole number, or not a time Beam can window (before
    *     Beam's minimum timestamp, or after the end of the global window)
    */
-  static Instant parse(String field, String text) throws BadRecordException {
+  public static Instant parse(String field, String text) throws BadRecordException {
     long millis;
     try {
       millis = Long.parseLong(text.trim());
@@ -26,7 +26,7 @@ final class EventTimes {
     return check(field, millis);
   }
 
-  static Instant check(String field, long millis) throws BadRecordException {
+  public static Instant check(String field, long millis) throws BadRecordException {
     Instant eventTime = new Instant(millis);
     if (eventTime.isBefore(Watermarks.MIN)
         || eventTime.isAfter(GlobalWindow.INSTANCE.maxTimestamp())) {
