@@ -5,6 +5,7 @@ import dev.tidemark.transforms.io.RecordedLines;
 import dev.tidemark.transforms.io.ReplaySource;
 import dev.tidemark.transforms.join.MergeRecords;
 import dev.tidemark.transforms.model.ArrivedLine;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
@@ -14,7 +15,9 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -144,6 +147,17 @@ public final class Replay implements Serializable {
    */
   public CountReplayPerWindow countPerWindow(EventTimeWindowing windowing) {
     return new CountReplayPerWindow(this, windowing);
+  }
+
+  /**
+   * Aggregates per key and window with {@code aggregate}, whose output {@code outputCoder} encodes:
+   * {@link AggregateReplayPerWindow#panes()}, {@code CountPerWindow.LATE}, dead letters.
+   */
+  public <OutputT> AggregateReplayPerWindow<OutputT> aggregatePerWindow(
+      EventTimeWindowing windowing,
+      CombineFn<Event, ?, OutputT> aggregate,
+      Coder<OutputT> outputCoder) {
+    return new AggregateReplayPerWindow<>(this, windowing, aggregate, outputCoder);
   }
 
   /**

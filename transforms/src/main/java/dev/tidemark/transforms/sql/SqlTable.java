@@ -1,0 +1,233 @@
+package dev.tidemark.transforms.sql;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv;
+import org.apache.beam.sdk.extensions.sql.meta.BaseBeamTable;
+import org.apache.beam.sdk.extensions.sql.meta.BeamSqlTable;
+import org.apache.beam.sdk.extensions.sql.meta.Table;
+import org.apache.beam.sdk.extensions.sql.meta.provider.TableProvider;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.POutput;
+import org.apache.beam.sdk.values.Row;
+
+/**
+ * The table a query reads: its name, the record's columns with their SQL types, and {@code
+ * rowtime}, the {@code TIMESTAMP} column that holds each row's event time, read from one of the
+ * columns. The columns are never null: a record that lacks one is a dead letter.
+ *
+ * <pre>{@code
+ * SqlTable events = SqlTable.of("events", "t BIGINT, i VARCHAR, op VARCHAR", "t");
+ * }</pre>
+ */
+public final class SqlTable implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** The column that holds each row's event time, as Flink's and Beam's SQL call it. */
+  public static final String ROWTIME = "rowtime";
+
+  private final String name;
+  private final List<String> columns;
+  private final List<ColumnType> types;
+  private final int eventTimeColumn;
+
+  private SqlTable(String name, List<String> columns, List<ColumnType> types, int eventTimeColumn) {
+    this.name = name;
+    this.columns = List.copyOf(columns);
+    this.types = List.copyOf(types);
+    this.eventTimeColumn = eventTimeColumn;
+  }
+
+  /**
+   * The table {@code name} whose columns {@code schema} declares as a SQL column list ({@code 't
+   * BIGINT, i VARCHAR'}, read by Beam SQL's DDL parser), with each row's event time in column
+   * {@code eventTime}: epoch milliseconds, or an ISO-8601 instant.
+   *
+   * @throws InvalidQueryException when the list does not parse, names a type {@code sql} does not
+   *     read, names {@code rowtime}, or lacks {@code eventTime}
+   */
+  public static SqlTable of(String name, String schema, String eventTime)
+      throws InvalidQueryException {
+    Schema declared = declaredColumns(schema);
+    List<String> columns = new ArrayList<>();
+    List<ColumnType> types = new ArrayList<>();
+    for (Schema.Field field : declared.getFields()) {
+      ColumnType type = ColumnType.of(field.getType());
+      if (type == null) {
+        throw InvalidQueryException.refused(
+            "column '"
+                + field.getName()
+                + "' is a "
+                + field.getType().getTypeName()
+                + "; a column is BIGINT, INTEGER, DOUBLE, FLOAT, DECIMAL, VARCHAR, BOOLEAN or"
+                + " TIMESTAMP");
+      }
+      if (field.getName().equalsIgnoreCase(ROWTIME)) {
+        throw InvalidQueryException.refused(
+            "column 'rowtime' is the event time the query reads from the event-time column;"
+                + " give the record's own column another name");
+      }
+      columns.add(field.getName());
+      types.add(type);
+    }
+    int eventTimeColumn = columns.indexOf(eventTime);
+    if (eventTimeColumn < 0) {
+      throw new InvalidQueryException(
+          "the event-time column '" + eventTime + "' is not in the schema",
+          0,
+          0,
+          eventTime,
+          columns);
+    }
+    ColumnType timeType = types.get(eventTimeColumn);
+    if (timeType != ColumnType.BIGINT && timeType != ColumnType.TIMESTAMP) {
+      throw InvalidQueryException.refused(
+          "the event-time column '"
+              + eventTime
+              + "' is a "
+              + timeType
+              + "; it holds epoch milliseconds (BIGINT) or an instant (TIMESTAMP)");
+    }
+    return new SqlTable(name, columns, types, eventTimeColumn);
+  }
+
+  /** The columns {@code schema} declares, parsed as the column list of a {@code CREATE TABLE}. */
+  private static Schema declaredColumns(String schema) throws InvalidQueryException {
+    DeclaredTables declared = new DeclaredTables();
+    try {
+      BeamSqlEnv.withTableProvider(declared)
+          .executeDdl("CREATE EXTERNAL TABLE record (" + schema + ") TYPE " + DeclaredTables.TYPE);
+    } catch (RuntimeException e) {
+      throw InvalidQueryException.refused(
+          "'" + schema + "' is not a column list such as 't BIGINT, i VARCHAR': " + rootCause(e));
+    }
+    return declared.tables.get("record").getSchema();
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage();
+  }
+
+  /** The name a query gives the table. */
+  public String name() {
+    return name;
+  }
+
+  /** The record's columns, in the order of the schema; {@code rowtime} is not one of them. */
+  public List<String> columns() {
+    return columns;
+  }
+
+  List<ColumnType> types() {
+    return types;
+  }
+
+  /** Where {@link #columns()} has the column with each row's event time. */
+  int eventTimeColumn() {
+    return eventTimeColumn;
+  }
+
+  /** The columns a query sees: the record's, then {@code rowtime}. */
+  List<String> queryColumns() {
+    List<String> all = new ArrayList<>(columns);
+    all.add(ROWTIME);
+    return all;
+  }
+
+  /** The Beam schema of the columns a query sees, none nullable, for Beam SQL's planner. */
+  Schema querySchema() {
+    Schema.Builder schema = Schema.builder();
+    for (int i = 0; i < columns.size(); i++) {
+      schema.addField(columns.get(i), beamType(types.get(i)));
+    }
+    return schema.addDateTimeField(ROWTIME).build();
+  }
+
+  private static Schema.FieldType beamType(ColumnType type) {
+    return switch (type) {
+      case BIGINT -> Schema.FieldType.INT64;
+      case INTEGER -> Schema.FieldType.INT32;
+      case DOUBLE -> Schema.FieldType.DOUBLE;
+      case FLOAT -> Schema.FieldType.FLOAT;
+      case DECIMAL -> Schema.FieldType.DECIMAL;
+      case VARCHAR -> Schema.FieldType.STRING;
+      case BOOLEAN -> Schema.FieldType.BOOLEAN;
+      case TIMESTAMP -> Schema.FieldType.DATETIME;
+    };
+  }
+
+  /** The table as Beam SQL's planner sees it: a schema, and a stream nobody reads through it. */
+  BeamSqlTable plannerTable() {
+    return new PlannerTable(querySchema());
+  }
+
+  /** The table as the planner knows it: only its schema; the pane engine reads the records. */
+  private static final class PlannerTable extends BaseBeamTable {
+    private final Schema schema;
+
+    PlannerTable(Schema schema) {
+      this.schema = schema;
+    }
+
+    @Override
+    public PCollection<Row> buildIOReader(PBegin begin) {
+      throw new UnsupportedOperationException("tidemark reads the table's records itself");
+    }
+
+    @Override
+    public POutput buildIOWriter(PCollection<Row> input) {
+      throw new UnsupportedOperationException("a query's table is its input, never its output");
+    }
+
+    @Override
+    public PCollection.IsBounded isBounded() {
+      return PCollection.IsBounded.UNBOUNDED;
+    }
+
+    @Override
+    public Schema getSchema() {
+      return schema;
+    }
+  }
+
+  /** Keeps the tables a {@code CREATE EXTERNAL TABLE} declares: only their schemas are read. */
+  private static final class DeclaredTables implements TableProvider {
+    static final String TYPE = "declared";
+    final Map<String, Table> tables = new ConcurrentHashMap<>();
+
+    @Override
+    public String getTableType() {
+      return TYPE;
+    }
+
+    @Override
+    public void createTable(Table table) {
+      tables.put(table.getName(), table);
+    }
+
+    @Override
+    public void dropTable(String tableName) {
+      tables.remove(tableName);
+    }
+
+    @Override
+    public Map<String, Table> getTables() {
+      return tables;
+    }
+
+    @Override
+    public BeamSqlTable buildBeamSqlTable(Table table) {
+      return new PlannerTable(table.getSchema());
+    }
+  }
+}

@@ -1,0 +1,239 @@
+package dev.tidemark.transforms.sql;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.parse.BadRecordException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** Plans queries and runs their parts on records by hand: the pane engine is not needed here. */
+class WindowedQueryTest {
+
+  static final String S5_QUERY =
+      "select i as index_name, DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND),"
+          + " 'yyyy-MM-dd HH:mm:ss') as event_time_log, op as op_type, count(op) as count_result"
+          + " from _source_table group by TUMBLE(rowtime, INTERVAL '1' SECOND), i, op";
+
+  static final String REQUESTS_QUERY =
+      "SELECT host, status, TUMBLE_START(rowtime, INTERVAL '10' SECOND) AS ws, COUNT(*) AS n,"
+          + " SUM(bytes) AS total, MAX(latency) AS worst\n"
+          + "FROM requests\n"
+          + "WHERE status <> 'health'\n"
+          + "GROUP BY TUMBLE(rowtime, INTERVAL '10' SECOND), host, status\n"
+          + "HAVING COUNT(*) > 1";
+
+  static SqlTable s5Table() throws InvalidQueryException {
+    return SqlTable.of("_source_table", "t BIGINT, i VARCHAR, op VARCHAR", "t");
+  }
+
+  static SqlTable requestsTable() throws InvalidQueryException {
+    return SqlTable.of(
+        "requests",
+        "ts TIMESTAMP, host VARCHAR, status VARCHAR, bytes BIGINT, latency DOUBLE",
+        "ts");
+  }
+
+  @Test
+  void s5QueryCountsPerIndexAndOpAndNamesTheWindowEnd() throws Exception {
+    WindowedQuery query = WindowedQuery.plan(s5Table(), S5_QUERY);
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+    List<Event> events =
+        List.of(
+            format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}"),
+            format.parse("{\"t\":1700000001500,\"i\":\"idx\",\"op\":\"es_sink\"}"),
+            format.parse("{\"t\":1700000001999,\"i\":\"idx\",\"op\":\"es_sink\"}"));
+
+    assertThat(query.windowSize().getMillis(), equalTo(1000L));
+    assertThat(
+        query.resultNames(), contains("index_name", "event_time_log", "op_type", "count_result"));
+    assertThat(events.get(0).key().parts(), contains("idx", "es_sink"));
+    assertThat(
+        Arrays.asList(
+            query.result(
+                events.get(0).key(), pane(1700000001000L, 1000), aggregate(query, events))),
+        contains("idx", "2023-11-14 22:13:22", "es_sink", 3L));
+  }
+
+  @Test
+  void aQueryOfItsOwnFiltersSumsAndKeepsOnlyTheGroupsHavingMoreThanOneRow() throws Exception {
+    WindowedQuery query = WindowedQuery.plan(requestsTable(), REQUESTS_QUERY);
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
+    Event a = format.parse("2023-11-14T22:13:21Z,web-1,200,100,0.5");
+    Event b = format.parse("1700000005000,web-1,200,50,1.5");
+    Event health = format.parse("1700000006000,web-1,health,7,9.0");
+    Event lonely = format.parse("1700000006000,web-2,200,1,1.0");
+    WindowPane pane = pane(1700000000000L, 10_000);
+
+    assertThat(a.eventTime(), equalTo(new Instant(1700000001000L)));
+    assertThat(query.isFiltered(health.key()), equalTo(true));
+    assertThat(query.result(health.key(), pane, aggregate(query, List.of(health))), nullValue());
+    assertThat(query.result(lonely.key(), pane, aggregate(query, List.of(lonely))), nullValue());
+    Object[] row = query.result(a.key(), pane, aggregate(query, List.of(a, b)));
+    assertThat(Arrays.asList(row), contains("web-1", "200", 1700000000000L, 2L, 150L, 1.5));
+    assertThat(query.shown(2, row[2]), equalTo("2023-11-14 22:13:20.000"));
+  }
+
+  @Test
+  void theWindowTableFunctionGroupsByWindowStartAndEnd() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT window_start, window_end, i, COUNT(*) AS n, MIN(t) AS first_t, AVG(t) AS mean\n"
+                + "FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND))\n"
+                + "WHERE op = 'es_sink'\n"
+                + "GROUP BY window_start, window_end, i");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+    Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
+    Event b = format.parse("{\"t\":1700000001500,\"i\":\"idx\",\"op\":\"es_sink\"}");
+
+    assertThat(query.windowSize().getMillis(), equalTo(1000L));
+    assertThat(query.keyNames(), contains("i"));
+    assertThat(
+        Arrays.asList(
+            query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)))),
+        contains(1700000001000L, 1700000002000L, "idx", 2L, 1700000001000L, 1700000001250L));
+  }
+
+  @Test
+  void aRecordThatDoesNotFitTheSchemaIsRefusedWithTheReason() throws Exception {
+    SqlRecordFormat json =
+        SqlRecordFormat.of(
+            WindowedQuery.plan(requestsTable(), REQUESTS_QUERY), SqlRecordFormat.Shape.JSON);
+    SqlRecordFormat csv =
+        SqlRecordFormat.of(
+            WindowedQuery.plan(requestsTable(), REQUESTS_QUERY), SqlRecordFormat.Shape.CSV);
+
+    assertThat(
+        assertThrows(
+                BadRecordException.class,
+                () -> json.parse("{\"ts\":1,\"host\":\"a\",\"status\":\"200\",\"latency\":1}"))
+            .getMessage(),
+        equalTo("missing field 'bytes'"));
+    assertThat(
+        assertThrows(
+                BadRecordException.class,
+                () ->
+                    json.parse(
+                        "{\"ts\":1700000000000,\"host\":\"a\",\"status\":\"200\",\"bytes\":\"many\",\"latency\":1}"))
+            .getMessage(),
+        equalTo("field 'bytes': 'many' is not a BIGINT"));
+    assertThat(
+        assertThrows(BadRecordException.class, () -> csv.parse("yesterday,a,200,1,1.0"))
+            .getMessage(),
+        equalTo("field 'ts': 'yesterday' is not a TIMESTAMP (epoch milliseconds or ISO-8601)"));
+    assertThat(
+        assertThrows(BadRecordException.class, () -> csv.parse("1700000000000,a,200")).getMessage(),
+        containsString("expected 5 comma-separated columns"));
+  }
+
+  @Test
+  void anExpressionThatFailsOnARecordMakesItADeadLetter() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, COUNT(*) AS n FROM _source_table"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, 10 / (t - 1700000000000)");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+
+    assertThat(
+        assertThrows(
+                BadRecordException.class,
+                () -> format.parse("{\"t\":1700000000000,\"i\":\"a\",\"op\":\"x\"}"))
+            .getMessage(),
+        containsString("the query cannot evaluate this record"));
+  }
+
+  @Test
+  void eachConstructSqlDoesNotRunIsRefusedByName() throws Exception {
+    SqlTable table = s5Table();
+    String[][] refused = {
+      {
+        "SELECT i, COUNT(*) FROM _source_table GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND), i",
+        "HOP windows"
+      },
+      {
+        "SELECT i, COUNT(*) FROM _source_table GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i",
+        "SESSION windows"
+      },
+      {"SELECT i, COUNT(*) FROM _source_table GROUP BY i", "a GROUP BY without TUMBLE"},
+      {"SELECT i, op FROM _source_table", "a query without GROUP BY TUMBLE"},
+      {
+        "SELECT a.i, COUNT(*) FROM _source_table a JOIN _source_table b ON a.i = b.i GROUP BY TUMBLE(a.rowtime, INTERVAL '1' SECOND), a.i",
+        "a JOIN"
+      },
+      {
+        "SELECT i, COUNT(*) OVER (PARTITION BY i ORDER BY rowtime) FROM _source_table",
+        "an OVER window"
+      },
+      {
+        "SELECT i, COUNT(*) AS n FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i ORDER BY n",
+        "ORDER BY"
+      },
+      {
+        "SELECT i, COUNT(DISTINCT op) FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i",
+        "COUNT(DISTINCT ...)"
+      },
+    };
+    for (String[] query : refused) {
+      InvalidQueryException e =
+          assertThrows(
+              InvalidQueryException.class, () -> WindowedQuery.plan(table, query[0]), query[0]);
+      assertThat(query[0], e.getMessage(), containsString(query[1]));
+      assertThat(e.getMessage(), containsString("sql takes SELECT"));
+    }
+  }
+
+  @Test
+  void aSyntaxErrorSaysItsLineAndColumn() throws Exception {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class,
+            () -> WindowedQuery.plan(s5Table(), "SELECT i,\nCOUNT(* FROM _source_table"));
+
+    assertThat(e.line(), equalTo(2));
+    assertThat(e.column(), equalTo(9));
+    assertThat(e.getMessage(), containsString("syntax error at line 2, column 9"));
+  }
+
+  @Test
+  void anUnknownColumnSaysWhichColumnsThereAre() throws Exception {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class,
+            () ->
+                WindowedQuery.plan(
+                    s5Table(),
+                    "SELECT idx, COUNT(*) FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), idx"));
+
+    assertThat(e.unknownColumn(), equalTo("idx"));
+    assertThat(e.columns(), contains("t", "i", "op", "rowtime"));
+    assertThat(e.getMessage(), containsString("at line 1, column 88: there is no column 'idx'"));
+  }
+
+  private static WindowPane pane(long start, long size) {
+    return new WindowPane(new Instant(start), new Instant(start + size), Timing.ON_TIME, 0, true);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <AccumT> List<Object> aggregate(WindowedQuery query, List<Event> events) {
+    CombineFn<Event, AccumT, List<Object>> fn =
+        (CombineFn<Event, AccumT, List<Object>>) (CombineFn<?, ?, ?>) query.aggregate();
+    AccumT accumulator = fn.createAccumulator();
+    for (Event event : events) {
+      accumulator = fn.addInput(accumulator, event);
+    }
+    return new ArrayList<>(fn.extractOutput(accumulator));
+  }
+}
