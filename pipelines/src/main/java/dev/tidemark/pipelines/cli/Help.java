@@ -68,6 +68,8 @@ final class Help {
     out.println("  metrics  per (i, op) count per second of JSON statistics records (S5)");
     out.println("  join     orders left-join coupons on orderBatchId per window (S4)");
     out.println(
+        "  sql      your own windowed SQL query over JSON or CSV records (S5's by default)");
+    out.println(
         "  explain  what count does with a recording or a Kafka topic, window by window, without a"
             + " job");
     out.println();

@@ -4,6 +4,7 @@ import dev.tidemark.pipelines.CountPipeline;
 import dev.tidemark.pipelines.ExplainRecording;
 import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
+import dev.tidemark.pipelines.SqlPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import dev.tidemark.pipelines.runner.FlinkLauncher;
@@ -53,6 +54,8 @@ public final class Tidemark {
               MetricsPipeline::writeReportIfAsked),
           "join",
           Command.pipeline(JoinPipeline.Options.class, JoinPipeline::build, options -> {}),
+          "sql",
+          Command.pipeline(SqlPipeline.Options.class, SqlPipeline::build, options -> {}),
           "explain",
           Command.other(
               ExplainRecording.Options.class,
@@ -79,7 +82,7 @@ public final class Tidemark {
   /** The options of each command that reads records, in the order the README lists them. */
   static Map<String, Class<?>> optionsOfCommandsThatRead() {
     Map<String, Class<?>> options = new LinkedHashMap<>();
-    for (String name : List.of("count", "metrics", "join", "explain")) {
+    for (String name : List.of("count", "metrics", "join", "sql", "explain")) {
       options.put(name, PIPELINES.get(name).options);
     }
     return options;
@@ -152,7 +155,7 @@ public final class Tidemark {
       err.println(
           "tidemark: '"
               + args[0]
-              + "' is not a pipeline; use count, metrics, join, explain or startup-archive"
+              + "' is not a pipeline; use count, metrics, join, sql, explain or startup-archive"
               + " (or --help)");
       return BAD_CONFIGURATION;
     }

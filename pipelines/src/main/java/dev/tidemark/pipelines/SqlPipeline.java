@@ -1,0 +1,204 @@
+package dev.tidemark.pipelines;
+
+import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.EventTimeOptions;
+import dev.tidemark.pipelines.config.EventTimeSettings;
+import dev.tidemark.pipelines.config.KafkaClientProperties;
+import dev.tidemark.pipelines.config.NearestName;
+import dev.tidemark.pipelines.config.RecordLimits;
+import dev.tidemark.pipelines.config.RunnerSettings;
+import dev.tidemark.pipelines.config.SourceOptions;
+import dev.tidemark.pipelines.io.OutputSinks;
+import dev.tidemark.pipelines.io.PipelineInput;
+import dev.tidemark.pipelines.io.Source;
+import dev.tidemark.pipelines.io.SourceUri;
+import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.sql.InvalidQueryException;
+import dev.tidemark.transforms.sql.SqlRecordFormat;
+import dev.tidemark.transforms.sql.SqlTable;
+import dev.tidemark.transforms.sql.WindowedQuery;
+import dev.tidemark.transforms.windowing.CountPerWindow;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+
+/**
+ * {@code sql}: a windowed SQL query of the user's own over their JSON or CSV records, run on
+ * tidemark's pane engine, so its windows fire on idle input, its late rows are kept with their
+ * window and watermark, and a record that does not fit the schema is a dead letter with the reason.
+ * By default it runs S5's query, word for word, over S5's sample. One JSON line per pane: the
+ * query's columns, then {@code timing}, {@code pane} and {@code final}.
+ */
+public final class SqlPipeline {
+
+  /** S5's query, as the story wrote it for Flink SQL. */
+  static final String S5_QUERY =
+      "select i as index_name, DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND),"
+          + " 'yyyy-MM-dd HH:mm:ss') as event_time_log, op as op_type, count(op) as count_result"
+          + " from _source_table group by TUMBLE(rowtime, INTERVAL '1' SECOND), i, op";
+
+  /** The options of {@code sql}. */
+  public interface Options extends SourceOptions {
+    @Description(
+        "The query: SELECT ... GROUP BY TUMBLE(rowtime, INTERVAL ...), or @FILE to read it from"
+            + " a file")
+    @Default.String(S5_QUERY)
+    String getQuery();
+
+    void setQuery(String value);
+
+    @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
+    @Default.String("t BIGINT, i VARCHAR, op VARCHAR")
+    String getSchema();
+
+    void setSchema(String value);
+
+    @Description(
+        "The column with each record's event time (epoch milliseconds or ISO-8601); the query"
+            + " reads it as rowtime")
+    @Default.String("t")
+    String getEventTime();
+
+    void setEventTime(String value);
+
+    @Description("The name the query gives the records' table")
+    @Default.String("_source_table")
+    String getTable();
+
+    void setTable(String value);
+
+    @Description("json (an object per record) or csv (the columns in the schema's order)")
+    @Default.String("json")
+    String getFormat();
+
+    void setFormat(String value);
+
+    @Description("How far behind the newest event a record may arrive and still be on time")
+    @Default.String("2s")
+    String getMaxOutOfOrderness();
+
+    void setMaxOutOfOrderness(String value);
+  }
+
+  /** Everything the pipeline is built from, parsed and checked. */
+  record Settings(
+      Source source,
+      SqlRecordFormat format,
+      EventTimeSettings eventTime,
+      EventTimeWindowing windowing,
+      OutputSinks sinks) {}
+
+  private SqlPipeline() {}
+
+  /** Builds the pipeline; the query is planned and every option checked before it is returned. */
+  public static Pipeline build(Options options) {
+    Settings settings = settings(options);
+    RunnerSettings.apply(options, settings.source().startsFromImpulse());
+    Pipeline pipeline = Pipeline.create(options);
+    WindowedQuery query = settings.format().query();
+    PCollectionTuple decided =
+        pipeline.apply(
+            "RunQuery",
+            new QueryOfSource(
+                settings.source(), settings.format(), settings.eventTime(), settings.windowing()));
+    PCollection<KV<String, String>> rows =
+        decided
+            .get(QueryOfSource.PANES)
+            .apply("SelectAndHaving", ParDo.of(new SqlResultsFn(query)))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
+    WriteOutputs.results(rows, KV::getValue, KV::getKey, settings.sinks().results());
+    PCollection<LateRecord> late =
+        decided
+            .get(CountPerWindow.LATE)
+            .apply("LateRowsOnly", Filter.by(record -> !query.isFiltered(record.key())));
+    WriteOutputs.late("", late, settings.sinks().late());
+    WriteOutputs.deadLetters(decided.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
+    return pipeline;
+  }
+
+  /** The options as typed values, the query planned. */
+  static Settings settings(Options options) {
+    WindowedQuery query = query(options);
+    EventTimeSettings eventTime =
+        EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
+            .withPartitionField(options.getPartitionField());
+    return new Settings(
+        SourceUri.parse(
+            "source",
+            options.getSource(),
+            PipelineInput.METRICS,
+            RecordLimits.maxRecordBytes(options),
+            KafkaClientProperties.from(options)),
+        SqlRecordFormat.of(query, shape(options.getFormat())),
+        eventTime,
+        EventTimeOptions.windowing(options, query.windowSize().getMillis() + "ms", eventTime),
+        OutputSinks.from(options));
+  }
+
+  private static WindowedQuery query(Options options) {
+    SqlTable table;
+    try {
+      table = SqlTable.of(options.getTable(), options.getSchema(), options.getEventTime());
+    } catch (InvalidQueryException e) {
+      String option = e.unknownColumn() != null ? "--eventTime" : "--schema";
+      throw new ConfigurationException(option + ": " + e.getMessage() + didYouMean(e));
+    }
+    try {
+      return WindowedQuery.plan(table, queryText(options.getQuery()));
+    } catch (InvalidQueryException e) {
+      throw new ConfigurationException("--query: " + e.getMessage() + didYouMean(e));
+    }
+  }
+
+  /** For an unknown column: the columns there are, and the one most likely meant. */
+  private static String didYouMean(InvalidQueryException e) {
+    if (e.unknownColumn() == null) {
+      return "";
+    }
+    String nearest = NearestName.among(e.columns(), e.unknownColumn());
+    return "; the columns are "
+        + String.join(", ", e.columns())
+        + (nearest == null ? "" : "; did you mean '" + nearest + "'?");
+  }
+
+  /** The query text, or the text of the file {@code @FILE} names. */
+  static String queryText(String query) {
+    if (query == null || query.isBlank()) {
+      throw new ConfigurationException("--query: give the query, or @FILE to read it from a file");
+    }
+    if (!query.startsWith("@")) {
+      return query;
+    }
+    Path file = Path.of(query.substring(1));
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ConfigurationException("--query: cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static SqlRecordFormat.Shape shape(String format) {
+    String value = format == null ? "" : format.toLowerCase(Locale.ROOT);
+    return switch (value) {
+      case "json" -> SqlRecordFormat.Shape.JSON;
+      case "csv" -> SqlRecordFormat.Shape.CSV;
+      default ->
+          throw new ConfigurationException(
+              "--format: '" + format + "' is not a format; use json or csv");
+    };
+  }
+}

@@ -1,0 +1,210 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code sql} from its command line: S5's query text, unchanged, against {@code metrics} on the
+ * same records, late and bad ones among them, and a query of a user's own on CSV records.
+ */
+class SqlPipelineTest {
+
+  @TempDir static Path directory;
+
+  static Path stats;
+
+  /**
+   * 3,000 S5 records over about a minute of event time, 2 s out of order at most, with every 100th
+   * record 10 s late and every 250th broken: not JSON, no {@code t}, or a {@code t} that is not a
+   * number.
+   */
+  @BeforeAll
+  static void writeStats() throws Exception {
+    Random random = new Random(5);
+    String[][] keys = {{"idx_a", "es_sink"}, {"idx_a", "kafka_sink"}, {"idx_b", "es_sink"}};
+    List<String> lines = new ArrayList<>();
+    long base = 1700000000000L;
+    for (int n = 0; n < 3000; n++) {
+      long t = base + n * 20L - random.nextInt(2000) - (n % 100 == 99 ? 10_000 : 0);
+      String[] key = keys[random.nextInt(keys.length)];
+      String line =
+          switch (n % 250 == 249 ? n % 3 : -1) {
+            case 0 -> "{\"t\":" + t + ",\"i\":\"" + key[0];
+            case 1 -> "{\"n\":" + n + ",\"i\":\"" + key[0] + "\",\"op\":\"" + key[1] + "\"}";
+            case 2 ->
+                "{\"n\":"
+                    + n
+                    + ",\"t\":\"soon\",\"i\":\""
+                    + key[0]
+                    + "\",\"op\":\""
+                    + key[1]
+                    + "\"}";
+            default ->
+                "{\"t\":"
+                    + t
+                    + ",\"st\":\"DIRECT\",\"i\":\""
+                    + key[0]
+                    + "\",\"op\":\""
+                    + key[1]
+                    + "\"}";
+          };
+      lines.add(line);
+    }
+    stats = directory.resolve("stats.json");
+    Files.write(stats, lines);
+  }
+
+  @ParameterizedTest(name = "{0} at parallelism {1}")
+  @CsvSource({"DirectRunner, 1", "FlinkRunner, 2", "FlinkRunner, 4"})
+  void s5QueryTextGivesTheRowsLateRecordsAndDeadLettersOfMetrics(String runner, int parallelism)
+      throws Exception {
+    String[] common = {
+      "--source=file:" + stats, "--runner=" + runner, "--parallelism=" + parallelism
+    };
+    Outputs.Run metrics =
+        Outputs.run(directory, "metrics-" + runner + parallelism, withCommand("metrics", common));
+    Outputs.Run sql =
+        Outputs.run(
+            directory,
+            "sql-" + runner + parallelism,
+            withCommand(
+                "sql",
+                append(
+                    common,
+                    "--query=" + SqlPipeline.S5_QUERY,
+                    "--schema=t BIGINT, i VARCHAR, op VARCHAR",
+                    "--eventTime=t",
+                    "--table=_source_table")));
+
+    assertThat(finalRows(sql.results()), equalTo(finalRows(metrics.results())));
+    assertThat(finalRows(sql.results()).size(), not(equalTo(0)));
+    assertThat(sql.records("late"), equalTo(metrics.records("late")));
+    assertThat(sql.records("late").size(), not(equalTo(0)));
+    assertThat(sql.records("deadLetter"), equalTo(metrics.records("deadLetter")));
+    assertThat(sql.records("deadLetter").size(), equalTo(12));
+  }
+
+  @Test
+  void aQueryOfItsOwnOverCsvFiltersSumsAndKeepsTheGroupsItsHavingKeeps() throws Exception {
+    Path requests = directory.resolve("requests.csv");
+    Files.write(
+        requests,
+        List.of(
+            "1700000001000,web-1,200,100,0.5",
+            "1700000002000,web-1,200,50,1.5",
+            "1700000003000,web-1,health,7,9.0",
+            "1700000004000,web-2,200,1,1.0",
+            "1700000012000,web-1,500,10,2.0",
+            "1700000013000,web-1,500,20,0.25",
+            "1700000014000,web-1,500,not-a-number,0.25",
+            "1700000031000,web-2,200,1,1.0",
+            "1700000002500,web-1,200,5,7.0"));
+    Path query = directory.resolve("requests.sql");
+    Files.writeString(
+        query,
+        "SELECT host, status, TUMBLE_START(rowtime, INTERVAL '10' SECOND) AS ws, COUNT(*) AS n,"
+            + " SUM(bytes) AS total, MAX(latency) AS worst\n"
+            + "FROM requests\n"
+            + "WHERE status <> 'health'\n"
+            + "GROUP BY TUMBLE(rowtime, INTERVAL '10' SECOND), host, status\n"
+            + "HAVING COUNT(*) > 1");
+
+    Outputs.Run run =
+        Outputs.run(
+            directory,
+            "requests",
+            "sql",
+            "--source=file:" + requests,
+            "--format=csv",
+            "--schema=ts BIGINT, host VARCHAR, status VARCHAR, bytes BIGINT, latency DOUBLE",
+            "--eventTime=ts",
+            "--table=requests",
+            "--query=@" + query,
+            "--maxOutOfOrderness=0s",
+            "--runner=DirectRunner");
+
+    List<String> finals = new ArrayList<>();
+    for (JsonNode row : run.results()) {
+      if (row.get("final").asBoolean()) {
+        finals.add(row.toString().replaceAll(",\"timing\".*", "}"));
+      }
+    }
+    assertThat(
+        finals.toString(),
+        equalTo(
+            "[{\"host\":\"web-1\",\"status\":\"200\",\"ws\":\"2023-11-14 22:13:20.000\",\"n\":2,"
+                + "\"total\":150,\"worst\":1.5}, "
+                + "{\"host\":\"web-1\",\"status\":\"500\",\"ws\":\"2023-11-14 22:13:30.000\",\"n\":2,"
+                + "\"total\":30,\"worst\":2.0}]"));
+    assertThat(run.records("late").size(), equalTo(1));
+    assertThat(run.records("late").iterator().next(), containsString("1700000002500"));
+    assertThat(run.records("deadLetter").size(), equalTo(1));
+  }
+
+  @Test
+  void aQuerySqlDoesNotRunIsRefusedInOneLineBeforeTheJobStarts() {
+    CommandLine hop =
+        CommandLine.run(
+            "sql",
+            "--query=SELECT i, COUNT(*) FROM _source_table"
+                + " GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND), i");
+    CommandLine typo =
+        CommandLine.run(
+            "sql",
+            "--query=SELECT i, COUNT(*) FROM _source_table"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, opp");
+
+    assertThat(hop.err, hop.exitCode, equalTo(2));
+    assertThat(hop.err.strip().lines().count(), equalTo(1L));
+    assertThat(hop.err, containsString("--query: HOP windows are not supported; sql takes SELECT"));
+    assertThat(typo.exitCode, equalTo(2));
+    assertThat(
+        typo.err,
+        containsString(
+            "there is no column 'opp'; the columns are t, i, op, rowtime; did you mean 'op'?"));
+  }
+
+  private static Map<String, String> finalRows(List<JsonNode> results) {
+    Map<String, String> rows = new TreeMap<>();
+    for (JsonNode row : results) {
+      if (row.get("final").asBoolean()) {
+        String key =
+            row.get("index_name").asText()
+                + "|"
+                + row.get("event_time_log").asText()
+                + "|"
+                + row.get("op_type").asText();
+        String previous = rows.put(key, row.get("count_result").asText());
+        assertThat("two final rows for " + key, previous, equalTo(null));
+      }
+    }
+    return rows;
+  }
+
+  private static String[] withCommand(String command, String... args) {
+    return append(new String[] {command}, args);
+  }
+
+  private static String[] append(String[] first, String... more) {
+    String[] all = new String[first.length + more.length];
+    System.arraycopy(first, 0, all, 0, first.length);
+    System.arraycopy(more, 0, all, first.length, more.length);
+    return all;
+  }
+}
