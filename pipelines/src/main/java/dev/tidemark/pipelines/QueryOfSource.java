@@ -4,6 +4,7 @@ import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.io.PaneRules;
 import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.pipelines.io.SourceRead;
+import dev.tidemark.transforms.model.ColumnValuesCoder;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
@@ -66,12 +67,7 @@ final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
     PaneRules.log(List.of(source), replay.isPresent(), windowing, eventTime);
     if (replay.isPresent()) {
       AggregateReplayPerWindow<List<@Nullable Object>> aggregate =
-          replay
-              .get()
-              .aggregatePerWindow(
-                  windowing,
-                  query.aggregate(),
-                  dev.tidemark.transforms.model.ColumnValuesCoder.of());
+          replay.get().aggregatePerWindow(windowing, query.aggregate(), ColumnValuesCoder.of());
       PCollectionTuple decided = begin.apply("ReplayAndDecidePanes", aggregate);
       return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
           .and(CountPerWindow.LATE, decided.get(CountPerWindow.LATE))

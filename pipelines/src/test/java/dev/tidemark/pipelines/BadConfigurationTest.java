@@ -26,7 +26,7 @@ class BadConfigurationTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics, join, explain or startup-archive (or --help)",
+        "unknown pipeline | sum --windowSize=5s | tidemark: 'sum' is not a pipeline; use count, metrics, join, sql, explain or startup-archive (or --help)",
         "report of a live source | count --source=socket://localhost:7777 --report=/tmp/r.html | tidemark: --report: only for a recording (file:PATH, sample: or generator:); 'socket://localhost:7777' is live",
         "explain a live source | explain --source=socket://localhost:7777 | tidemark: --source: explain replays a recording (file:PATH, sample: or generator:) or a snapshot of a Kafka topic (kafka://HOST:PORT/TOPIC); 'socket://localhost:7777' is live, and cannot be read again",
         "unknown option, a near miss | count --windowSise=5s | tidemark: --windowSise is not an option of count; did you mean --windowSize?",

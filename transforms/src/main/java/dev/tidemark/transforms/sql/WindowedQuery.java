@@ -4,6 +4,7 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.watermark.Watermarks;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +12,7 @@ import java.util.List;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
+import org.joda.time.Instant;
 
 /**
  * A windowed SQL query, planned, in the parts tidemark's pane engine runs: what each record's row
@@ -109,7 +111,7 @@ public final class WindowedQuery implements Serializable {
    *
    * @throws BadRecordException when the query's expressions fail on the row
    */
-  Event event(Object[] row, org.joda.time.Instant eventTime, String raw) throws BadRecordException {
+  Event event(Object[] row, Instant eventTime, String raw) throws BadRecordException {
     Object @Nullable [] projected = beforeGrouping(row);
     if (projected == null) {
       return new Event(filteredKey, eventTime, 0, raw);
@@ -128,7 +130,7 @@ public final class WindowedQuery implements Serializable {
         eventTime,
         0,
         raw,
-        dev.tidemark.transforms.watermark.Watermarks.MIN,
+        Watermarks.MIN,
         Event.UNKNOWN_POSITION,
         null,
         arguments);

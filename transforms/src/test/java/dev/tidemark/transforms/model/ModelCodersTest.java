@@ -4,6 +4,8 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.tidemark.transforms.join.JoinedRecord;
+import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
@@ -33,6 +35,18 @@ class ModelCodersTest {
             Event.class,
             Event.Coder.of(),
             new Event(EventKey.of("01"), T, 7, "01,1586489566000", T.minus(1001), 12, KAFKA)),
+        Arguments.of(
+            Event.class,
+            Event.Coder.of(),
+            new Event(
+                EventKey.of("web-1", "200"),
+                T,
+                0,
+                "1586489566000,web-1,200,100,0.5",
+                T.minus(1001),
+                12,
+                KAFKA,
+                Arrays.asList(100L, 7, 0.5, 1.5f, "text", true, new BigDecimal("12.30"), null))),
         Arguments.of(DeadLetter.class, DeadLetter.Coder.of(), new DeadLetter("oops", "why")),
         Arguments.of(DeadLetter.class, DeadLetter.Coder.of(), new DeadLetter("oops", "why", KAFKA)),
         Arguments.of(
