@@ -39,6 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code count} and {@code metrics} against a real Kafka broker, on the DirectRunner: topics with
@@ -274,10 +276,14 @@ class KafkaPipelinesIT {
     }
   }
 
-  @Test
-  void metricsWritesTheS5RowsToAnOutputTopic() throws Exception {
-    broker.createTopic("direct-stats", 2);
-    broker.createTopic("direct-stats-per-second", 1);
+  /** {@code metrics}, and {@code sql} with S5's query text: the same rows, under the same keys. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"metrics", "sql"})
+  void s5RowsGoToAnOutputTopicKeyedByTheirWindow(String pipeline) throws Exception {
+    String in = "direct-stats-" + pipeline;
+    String out = "direct-stats-per-second-" + pipeline;
+    broker.createTopic(in, 2);
+    broker.createTopic(out, 1);
     long base = 1580896327330L;
     List<String> records = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
@@ -286,25 +292,29 @@ class KafkaPipelinesIT {
       records.add("{\"t\":" + t + ",\"st\":\"DIRECT\",\"i\":\"idx\",\"op\":\"" + op + "\"}");
     }
     Map<String, Long> expected = MetricsRows.expected(records);
-    broker.send("direct-stats", 1, records);
+    broker.send(in, 1, records);
 
-    MetricsPipeline.Options options =
-        PipelineOptionsFactory.fromArgs(
-                "--source=kafka://" + broker.bootstrapServers() + "/direct-stats",
-                "--sink=kafka://" + broker.bootstrapServers() + "/direct-stats-per-second",
-                "--idleTimeout=3s",
-                "--runner=DirectRunner",
-                "--blockOnRun=false")
-            .withValidation()
-            .as(MetricsPipeline.Options.class);
-    PipelineResult running = MetricsPipeline.build(options).run();
+    String[] args = {
+      "--source=kafka://" + broker.bootstrapServers() + "/" + in,
+      "--sink=kafka://" + broker.bootstrapServers() + "/" + out,
+      "--idleTimeout=3s",
+      "--runner=DirectRunner",
+      "--blockOnRun=false"
+    };
+    PipelineResult running =
+        (pipeline.equals("sql")
+                ? SqlPipeline.build(
+                    PipelineOptionsFactory.fromArgs(args)
+                        .withValidation()
+                        .as(SqlPipeline.Options.class))
+                : MetricsPipeline.build(
+                    PipelineOptionsFactory.fromArgs(args)
+                        .withValidation()
+                        .as(MetricsPipeline.Options.class)))
+            .run();
     try {
       assertThat(
-          MetricsRows.latest(
-              broker.bootstrapServers(),
-              "direct-stats-per-second",
-              expected,
-              Duration.ofSeconds(120)),
+          MetricsRows.latest(broker.bootstrapServers(), out, expected, Duration.ofSeconds(120)),
           equalTo(expected));
       // Each row is keyed by its (index, op, window): every pane of a window under one key, one
       // key per window, so a compacted topic keeps each window's latest row.
@@ -312,7 +322,7 @@ class KafkaPipelinesIT {
       Set<String> windows = new TreeSet<>();
       TopicValues.readKeyed(
           broker.bootstrapServers(),
-          "direct-stats-per-second",
+          out,
           Duration.ofSeconds(30),
           (key, value) -> {
             JsonNode row = MetricsRows.readJson(value);

@@ -11,9 +11,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * tidemark's {@code metrics} pipeline, exactly as a user runs it from the command line: the file
- * replayed under the replay's rules, late capture, dead letters, idle handling, written as JSON
- * lines. The run counts what its final rows add up to.
+ * tidemark's {@code metrics} pipeline, or {@code sql} with S5's query (its default), exactly as a
+ * user runs it from the command line: the file replayed under the replay's rules, late capture,
+ * dead letters, idle handling, written as JSON lines. The run counts what its final rows add up to.
  */
 final class TidemarkMetricsRun {
 
@@ -21,7 +21,7 @@ final class TidemarkMetricsRun {
 
   private TidemarkMetricsRun() {}
 
-  static Result run(Path input, long lines, int parallelism) throws Exception {
+  static Result run(String pipeline, Path input, long lines, int parallelism) throws Exception {
     Path rows = Files.createTempFile("tidemark-benchmark-rows", ".json");
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     try {
@@ -29,7 +29,7 @@ final class TidemarkMetricsRun {
       int exitCode =
           Tidemark.run(
               new String[] {
-                "metrics",
+                pipeline,
                 "--source=file:" + input,
                 "--sink=file:" + rows,
                 "--parallelism=" + parallelism
@@ -39,7 +39,7 @@ final class TidemarkMetricsRun {
       long millis = (System.nanoTime() - start) / 1_000_000;
       if (exitCode != 0) {
         throw new IllegalStateException(
-            "metrics exited " + exitCode + ": " + err.toString(StandardCharsets.UTF_8));
+            pipeline + " exited " + exitCode + ": " + err.toString(StandardCharsets.UTF_8));
       }
       return Result.now(lines, millis, finalCounts(Files.readAllLines(rows)));
     } finally {

@@ -8,7 +8,13 @@ enum Variant {
   TIDEMARK("tidemark", "tidemark metrics") {
     @Override
     Result run(Path input, long lines, int parallelism) throws Exception {
-      return TidemarkMetricsRun.run(input, lines, parallelism);
+      return TidemarkMetricsRun.run("metrics", input, lines, parallelism);
+    }
+  },
+  TIDEMARK_SQL("sql", "tidemark sql, S5's query text") {
+    @Override
+    Result run(Path input, long lines, int parallelism) throws Exception {
+      return TidemarkMetricsRun.run("sql", input, lines, parallelism);
     }
   },
   NATIVE_FLINK("native", "hand-written Flink DataStream") {

@@ -118,6 +118,20 @@ public enum ColumnType {
     return Instant.parse(text).toEpochMilli();
   }
 
+  /** The Beam type of a row's field of this type. */
+  FieldType beamType() {
+    return switch (this) {
+      case BIGINT -> FieldType.INT64;
+      case INTEGER -> FieldType.INT32;
+      case DOUBLE -> FieldType.DOUBLE;
+      case FLOAT -> FieldType.FLOAT;
+      case DECIMAL -> FieldType.DECIMAL;
+      case VARCHAR -> FieldType.STRING;
+      case BOOLEAN -> FieldType.BOOLEAN;
+      case TIMESTAMP -> FieldType.DATETIME;
+    };
+  }
+
   /** The coder of a value of this type, as Calcite holds it. */
   Coder<?> coder() {
     return switch (this) {

@@ -44,8 +44,15 @@ public final class SqlRecordFormat implements EventFormat {
     this.types = query.table().types();
   }
 
-  /** Records of {@code shape}, read for {@code query}. */
+  /**
+   * Records of {@code shape}, read for {@code query}, whose table names the column with each
+   * record's event time ({@link SqlTable#of}).
+   */
   public static SqlRecordFormat of(WindowedQuery query, Shape shape) {
+    if (query.table().eventTimeColumn() == SqlTable.ELEMENT_TIMESTAMP) {
+      throw new IllegalArgumentException(
+          "a table of rows has no event-time column to read records by; use SqlTable.of");
+    }
     return new SqlRecordFormat(query, shape);
   }
 

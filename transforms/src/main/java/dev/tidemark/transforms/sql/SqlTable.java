@@ -29,6 +29,9 @@ public final class SqlTable implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
+  /** {@link #eventTimeColumn()} of a table whose event times are its elements' timestamps. */
+  static final int ELEMENT_TIMESTAMP = -1;
+
   /** The column that holds each row's event time, as Flink's and Beam's SQL call it. */
   public static final String ROWTIME = "rowtime";
 
@@ -97,6 +100,33 @@ public final class SqlTable implements Serializable {
     return new SqlTable(name, columns, types, eventTimeColumn);
   }
 
+  /**
+   * The table {@code name} of a {@code PCollection<Row>} of {@code schema}, whose rows' event times
+   * are their elements' timestamps: {@code rowtime} is each element's timestamp.
+   *
+   * @throws InvalidQueryException when a field has a type {@code sql} does not read, or is named
+   *     {@code rowtime}
+   */
+  public static SqlTable ofRows(String name, Schema schema) throws InvalidQueryException {
+    List<String> columns = new ArrayList<>();
+    List<ColumnType> types = new ArrayList<>();
+    for (Schema.Field field : schema.getFields()) {
+      ColumnType type = ColumnType.of(field.getType());
+      if (type == null || field.getName().equalsIgnoreCase(ROWTIME)) {
+        throw InvalidQueryException.refused(
+            "field '"
+                + field.getName()
+                + "' ("
+                + field.getType().getTypeName()
+                + "): a field is BIGINT, INTEGER, DOUBLE, FLOAT, DECIMAL, VARCHAR, BOOLEAN or"
+                + " TIMESTAMP, and not named rowtime, which is each element's timestamp");
+      }
+      columns.add(field.getName());
+      types.add(type);
+    }
+    return new SqlTable(name, columns, types, ELEMENT_TIMESTAMP);
+  }
+
   /** The columns {@code schema} declares, parsed as the column list of a {@code CREATE TABLE}. */
   private static Schema declaredColumns(String schema) throws InvalidQueryException {
     DeclaredTables declared = new DeclaredTables();
@@ -132,7 +162,10 @@ public final class SqlTable implements Serializable {
     return types;
   }
 
-  /** Where {@link #columns()} has the column with each row's event time. */
+  /**
+   * Where {@link #columns()} has the column with each row's event time; {@link #ELEMENT_TIMESTAMP}
+   * for a table of rows whose timestamps are their event times.
+   */
   int eventTimeColumn() {
     return eventTimeColumn;
   }
@@ -148,22 +181,9 @@ public final class SqlTable implements Serializable {
   Schema querySchema() {
     Schema.Builder schema = Schema.builder();
     for (int i = 0; i < columns.size(); i++) {
-      schema.addField(columns.get(i), beamType(types.get(i)));
+      schema.addField(columns.get(i), types.get(i).beamType());
     }
     return schema.addDateTimeField(ROWTIME).build();
-  }
-
-  private static Schema.FieldType beamType(ColumnType type) {
-    return switch (type) {
-      case BIGINT -> Schema.FieldType.INT64;
-      case INTEGER -> Schema.FieldType.INT32;
-      case DOUBLE -> Schema.FieldType.DOUBLE;
-      case FLOAT -> Schema.FieldType.FLOAT;
-      case DECIMAL -> Schema.FieldType.DECIMAL;
-      case VARCHAR -> Schema.FieldType.STRING;
-      case BOOLEAN -> Schema.FieldType.BOOLEAN;
-      case TIMESTAMP -> Schema.FieldType.DATETIME;
-    };
   }
 
   /** The table as Beam SQL's planner sees it: a schema, and a stream nobody reads through it. */

@@ -196,6 +196,11 @@ public final class WindowedQuery implements Serializable {
     }
   }
 
+  /** The type of result column {@code column}. */
+  ColumnType resultType(int column) {
+    return resultTypes.get(column);
+  }
+
   /** {@code value} of result column {@code column} as a result shows it ({@link ColumnType}). */
   public @Nullable Object shown(int column, @Nullable Object value) {
     return value == null ? null : resultTypes.get(column).shown(value);

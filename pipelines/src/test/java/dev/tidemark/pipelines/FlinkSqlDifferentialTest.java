@@ -1,0 +1,236 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.not;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code sql} against Flink SQL 1.19 itself, running the same query text over the same records with
+ * the same 2 s out-of-orderness bound: Flink SQL's watermark is emitted after every record ({@code
+ * autoWatermarkInterval} 0), so which records it drops is as deterministic as tidemark's replay,
+ * and the two must agree on every final row. On input with late records, Flink SQL drops them
+ * without a trace; tidemark writes the same rows and has every dropped record in its late output,
+ * so its rows and late records account for every record.
+ */
+class FlinkSqlDifferentialTest {
+
+  private static final String SCHEMA = "t BIGINT, i VARCHAR, op VARCHAR, v BIGINT";
+
+  @TempDir static Path directory;
+
+  static StreamExecutionEnvironment flink;
+  static StreamTableEnvironment flinkSql;
+
+  @BeforeAll
+  static void startFlinkSql() {
+    flink = StreamExecutionEnvironment.getExecutionEnvironment();
+    flink.setParallelism(1);
+    // A watermark after every record: Flink SQL drops exactly the records that are late.
+    flink.getConfig().setAutoWatermarkInterval(0);
+    flinkSql = StreamTableEnvironment.create(flink);
+    flinkSql.getConfig().setLocalTimeZone(ZoneOffset.UTC);
+  }
+
+  static Stream<Arguments> queries() {
+    return Stream.of(
+        Arguments.of("S5's query", SqlPipeline.S5_QUERY),
+        Arguments.of(
+            "SUM, MIN, MAX and AVG",
+            "SELECT i, op, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, SUM(v) AS s,"
+                + " MIN(v) AS mn, MAX(v) AS mx, AVG(v) AS av FROM _source_table"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, op"),
+        Arguments.of(
+            "WHERE and HAVING",
+            "SELECT i, TUMBLE_END(rowtime, INTERVAL '2' SECOND) AS we, COUNT(*) AS n"
+                + " FROM _source_table WHERE op <> 'kafka_sink'"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '2' SECOND), i HAVING COUNT(*) > 3"),
+        Arguments.of(
+            "the window table function",
+            "SELECT window_start, window_end, op, COUNT(*) AS n, SUM(v) AS s"
+                + " FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1'"
+                + " SECOND)) GROUP BY window_start, window_end, op"));
+  }
+
+  @ParameterizedTest(name = "{0}, in order")
+  @MethodSource("queries")
+  void inOrderBothEnginesGiveTheSameRows(String name, String query) throws Exception {
+    List<String> records = records(false);
+    Outputs.Run tidemark = tidemark(records, query, name + "-in-order");
+
+    assertThat(finalRows(tidemark.results()), equalTo(flinkSqlRows(records, query)));
+    assertThat(finalRows(tidemark.results()).size(), greaterThan(10));
+    assertThat(tidemark.late().size(), equalTo(0));
+  }
+
+  @ParameterizedTest(name = "{0}, with late records")
+  @MethodSource("queries")
+  void withLateRecordsFlinkSqlMissesExactlyTheRecordsTidemarkKeepsLate(String name, String query)
+      throws Exception {
+    List<String> records = records(true);
+    Outputs.Run tidemark = tidemark(records, query, name + "-late");
+
+    assertThat(finalRows(tidemark.results()), equalTo(flinkSqlRows(records, query)));
+    assertThat(tidemark.late().size(), not(equalTo(0)));
+    if (query.equals(SqlPipeline.S5_QUERY)) {
+      long counted = 0;
+      for (JsonNode row : tidemark.results()) {
+        counted += row.get("final").asBoolean() ? row.get("count_result").asLong() : 0;
+      }
+      assertThat(counted + tidemark.late().size(), equalTo((long) records.size()));
+    }
+  }
+
+  /**
+   * 1,500 records 10 ms apart from 1700000000005 (never on a window's edge), each up to 1.9 s early
+   * or late of its place, so in order as the 2 s bound counts it; with {@code late}, every 50th is
+   * 6 s behind its place.
+   */
+  private static List<String> records(boolean late) {
+    Random random = new Random(late ? 7 : 3);
+    String[][] keys = {{"idx_a", "es_sink"}, {"idx_a", "kafka_sink"}, {"idx_b", "es_sink"}};
+    List<String> records = new ArrayList<>();
+    for (int n = 0; n < 1500; n++) {
+      // Late input also has records up to 2.4 s behind: around the bound, where the two engines'
+      // rules for lateness must agree to the millisecond.
+      long t = 1700000000005L + n * 10L - random.nextInt(late ? 240 : 190) * 10L;
+      if (late && n % 50 == 49) {
+        t -= 6000;
+      }
+      String[] key = keys[random.nextInt(keys.length)];
+      records.add(
+          "{\"t\":"
+              + t
+              + ",\"i\":\""
+              + key[0]
+              + "\",\"op\":\""
+              + key[1]
+              + "\",\"v\":"
+              + random.nextInt(1000)
+              + "}");
+    }
+    return records;
+  }
+
+  private static Outputs.Run tidemark(List<String> records, String query, String name)
+      throws Exception {
+    String file = name.replaceAll("[^A-Za-z0-9-]", "_");
+    Path input = directory.resolve(file + ".json");
+    Files.write(input, records);
+    return Outputs.run(
+        directory,
+        file,
+        "sql",
+        "--source=file:" + input,
+        "--schema=" + SCHEMA,
+        "--query=" + query,
+        "--maxOutOfOrderness=2s",
+        "--emit=final",
+        "--runner=DirectRunner");
+  }
+
+  /** The final rows, each as its columns' texts joined by {@code |}, sorted. */
+  private static List<String> finalRows(List<JsonNode> results) {
+    List<String> rows = new ArrayList<>();
+    for (JsonNode row : results) {
+      if (!row.get("final").asBoolean()) {
+        continue;
+      }
+      List<String> columns = new ArrayList<>();
+      row.fieldNames()
+          .forEachRemaining(
+              field -> {
+                if (!List.of("timing", "pane", "final").contains(field)) {
+                  columns.add(row.get(field).asText());
+                }
+              });
+      rows.add(String.join("|", columns));
+    }
+    Collections.sort(rows);
+    return rows;
+  }
+
+  /** What Flink SQL gives for {@code query} over {@code records}, as {@link #finalRows}. */
+  private static List<String> flinkSqlRows(List<String> records, String query) throws Exception {
+    List<Row> input = new ArrayList<>();
+    for (String record : records) {
+      JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(record);
+      input.add(
+          Row.of(
+              json.get("t").asLong(),
+              json.get("i").asText(),
+              json.get("op").asText(),
+              json.get("v").asLong()));
+    }
+    DataStream<Row> stream =
+        flink.fromCollection(
+            input,
+            Types.ROW_NAMED(
+                new String[] {"t", "i", "op", "v"},
+                Types.LONG,
+                Types.STRING,
+                Types.STRING,
+                Types.LONG));
+    Table table =
+        flinkSql.fromDataStream(
+            stream,
+            Schema.newBuilder()
+                .column("t", DataTypes.BIGINT())
+                .column("i", DataTypes.STRING())
+                .column("op", DataTypes.STRING())
+                .column("v", DataTypes.BIGINT())
+                .columnByExpression("rowtime", "CAST(TO_TIMESTAMP_LTZ(t, 3) AS TIMESTAMP(3))")
+                .watermark("rowtime", "rowtime - INTERVAL '2' SECOND")
+                .build());
+    flinkSql.createTemporaryView("_source_table", table);
+    List<String> rows = new ArrayList<>();
+    try (CloseableIterator<Row> results = flinkSql.executeSql(query).collect()) {
+      while (results.hasNext()) {
+        Row row = results.next();
+        List<String> columns = new ArrayList<>();
+        for (int c = 0; c < row.getArity(); c++) {
+          columns.add(text(row.getField(c)));
+        }
+        rows.add(String.join("|", columns));
+      }
+    } finally {
+      flinkSql.dropTemporaryView("_source_table");
+    }
+    Collections.sort(rows);
+    return rows;
+  }
+
+  /** A Flink SQL value as tidemark writes it: a {@code TIMESTAMP} as Flink casts it to text. */
+  private static String text(Object value) {
+    if (value instanceof LocalDateTime time) {
+      return time.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
+    }
+    return String.valueOf(value);
+  }
+}
