@@ -48,6 +48,22 @@ class LibraryGuideIT {
             + java.get(2)
             + "}\n");
 
+    // The SQL section's code, compiled beside it with the imports it names.
+    String sql =
+        java.stream().filter(block -> block.contains("SqlPerWindow.of(")).findFirst().orElseThrow();
+    Files.writeString(
+        source.resolveSibling("BytesPerHost.java"),
+        "package example;\n\n"
+            + "import dev.tidemark.transforms.sql.SqlPerWindow;\n"
+            + "import org.apache.beam.sdk.schemas.Schema;\n"
+            + "import org.apache.beam.sdk.values.PCollection;\n"
+            + "import org.apache.beam.sdk.values.PCollectionTuple;\n"
+            + "import org.apache.beam.sdk.values.Row;\n"
+            + "import org.joda.time.Duration;\n\n"
+            + "public class BytesPerHost {\n"
+            + sql
+            + "}\n");
+
     Path copy = copyOfTheLibrarysSources();
     run(copy, "mvn", "-B", "-q", "install", "-Dmaven.test.skip=true", "-pl", "transforms", "-am");
     run(
