@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
@@ -21,9 +23,10 @@ import org.joda.time.Instant;
  * {@code explain}: what {@code count} does with a recording, window by window, worked out without
  * starting a job ({@link Replay#explain}): when each window closes and with what, each late record
  * and dead letter and why, and the settings the recording does not fit. Takes {@code count}'s
- * options; {@code --report=FILE.html} also draws it. On {@code kafka://} it explains a snapshot of
- * the topic under the live rule ({@link KafkaSource#snapshot}), without stopping the job that reads
- * it or touching its consumer group.
+ * options, or, with {@code --query}, {@code sql}'s, with {@code sql}'s defaults, and then explains
+ * what {@code sql} does; {@code --report=FILE.html} also draws it. On {@code kafka://} it explains
+ * a snapshot of the topic under the live rule ({@link KafkaSource#snapshot}), without stopping the
+ * job that reads it or touching its consumer group.
  */
 public final class ExplainRecording {
 
@@ -45,13 +48,43 @@ public final class ExplainRecording {
     String getTo();
 
     void setTo(String value);
+
+    @Description(
+        "The query: SELECT ... GROUP BY TUMBLE(rowtime, INTERVAL ...), or @FILE to read it from"
+            + " a file")
+    String getQuery();
+
+    void setQuery(String value);
+
+    @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
+    @Default.String("t BIGINT, i VARCHAR, op VARCHAR")
+    String getSchema();
+
+    void setSchema(String value);
+
+    @Description(
+        "The column with each record's event time (epoch milliseconds or ISO-8601); the query"
+            + " reads it as rowtime")
+    @Default.String("t")
+    String getEventTime();
+
+    void setEventTime(String value);
+
+    @Description("The name the query gives the records' table")
+    @Default.String("_source_table")
+    String getTable();
+
+    void setTable(String value);
   }
 
   private ExplainRecording() {}
 
-  /** Explains the recording {@code options} name on {@code out}; returns the exit code. */
-  public static int run(Options options, PrintStream out) {
-    PerWindowCounts.Settings settings = CountPipeline.settings(options);
+  /**
+   * Explains the recording {@code options} name on {@code out}; returns the exit code. With {@code
+   * --query}, {@code args} are read as {@code sql} reads them, with its defaults.
+   */
+  public static int run(Options options, String[] args, PrintStream out) {
+    PerWindowCounts.Settings settings = settings(options, args);
     Explained explained = explained(settings, options);
     ReplayTimeline timeline =
         withParallelismWarning(
@@ -64,10 +97,22 @@ public final class ExplainRecording {
     return 0;
   }
 
-  /** What {@code count} with these options does with its recording, or with a topic's snapshot. */
-  static ReplayTimeline timeline(Options options) {
-    PerWindowCounts.Settings settings = CountPipeline.settings(options);
+  /**
+   * What {@code count} with these options (or {@code sql}, with {@code --query}) does with its
+   * recording, or with a topic's snapshot.
+   */
+  static ReplayTimeline timeline(Options options, String... args) {
+    PerWindowCounts.Settings settings = settings(options, args);
     return explained(settings, options).replay().explain(settings.windowing());
+  }
+
+  /** {@code count}'s settings, or with {@code --query} {@code sql}'s, from the same arguments. */
+  private static PerWindowCounts.Settings settings(Options options, String[] args) {
+    if (options.getQuery() == null) {
+      return CountPipeline.settings(options);
+    }
+    return SqlPipeline.settings(PipelineOptionsFactory.fromArgs(args).as(SqlPipeline.Options.class))
+        .asCounts();
   }
 
   /** The records to explain, and what the explanation says about them first. */

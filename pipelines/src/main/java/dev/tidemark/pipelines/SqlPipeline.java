@@ -100,7 +100,16 @@ public final class SqlPipeline {
       SqlRecordFormat format,
       EventTimeSettings eventTime,
       EventTimeWindowing windowing,
-      OutputSinks sinks) {}
+      OutputSinks sinks) {
+
+    /**
+     * The same records, windows and rules as {@code count} sees them, for {@code explain}: which
+     * records a window's panes hold, late and dead is the same for any aggregate of them.
+     */
+    PerWindowCounts.Settings asCounts() {
+      return new PerWindowCounts.Settings(source, format, eventTime, windowing, sinks);
+    }
+  }
 
   private SqlPipeline() {}
 
@@ -128,6 +137,14 @@ public final class SqlPipeline {
     WriteOutputs.late("", late, settings.sinks().late());
     WriteOutputs.deadLetters(decided.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
     return pipeline;
+  }
+
+  /**
+   * With {@code --report}, writes what the query does with its recording, window by window, as a
+   * page ({@link ExplainRecording}); the command line calls it before the run.
+   */
+  public static void writeReportIfAsked(Options options) {
+    ExplainRecording.writeReportIfAsked(options, settings(options).asCounts());
   }
 
   /** The options as typed values, the query planned. */

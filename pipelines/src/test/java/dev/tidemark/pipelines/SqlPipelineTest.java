@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.transforms.replay.ReplayTimeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +14,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,6 +104,56 @@ class SqlPipelineTest {
     assertThat(sql.records("late").size(), not(equalTo(0)));
     assertThat(sql.records("deadLetter"), equalTo(metrics.records("deadLetter")));
     assertThat(sql.records("deadLetter").size(), equalTo(12));
+  }
+
+  /**
+   * {@code explain --query} predicts what {@code sql} does with the same arguments, and {@code
+   * sql}'s defaults: each group's final pane in each window holds as many records as the row
+   * counts, and the late records and dead letters are the same.
+   */
+  @Test
+  void explainWithTheQuerySaysWhatSqlDoes() throws Exception {
+    String[] args = {"--source=file:" + stats, "--query=" + SqlPipeline.S5_QUERY};
+    ReplayTimeline timeline =
+        ExplainRecording.timeline(
+            PipelineOptionsFactory.fromArgs(args).as(ExplainRecording.Options.class), args);
+    Outputs.Run sql =
+        Outputs.run(
+            directory, "sql-explained", withCommand("sql", append(args, "--runner=DirectRunner")));
+
+    Set<String> predicted = new TreeSet<>();
+    for (ReplayTimeline.Pane pane : timeline.panes()) {
+      if (pane.isFinal()) {
+        predicted.add(pane.key() + " " + pane.windowEnd().getMillis() + " " + pane.count());
+      }
+    }
+    Set<String> written = new TreeSet<>();
+    for (JsonNode row : sql.results()) {
+      if (row.get("final").asBoolean()) {
+        long end =
+            java.time.LocalDateTime.parse(row.get("event_time_log").asText().replace(' ', 'T'))
+                .toInstant(java.time.ZoneOffset.UTC)
+                .toEpochMilli();
+        written.add(
+            "[\""
+                + row.get("index_name").asText()
+                + "\",\""
+                + row.get("op_type").asText()
+                + "\"] "
+                + end
+                + " "
+                + row.get("count_result").asLong());
+      }
+    }
+    assertThat(written, equalTo(predicted));
+    assertThat(
+        sql.records("late"),
+        equalTo(timeline.late().stream().map(late -> late.raw()).collect(Collectors.toSet())));
+    assertThat(
+        sql.records("deadLetter"),
+        equalTo(
+            timeline.deadLetters().stream().map(dead -> dead.raw()).collect(Collectors.toSet())));
+    assertThat(timeline.late().size(), not(equalTo(0)));
   }
 
   @Test

@@ -29,10 +29,11 @@ public final class StartupArchive {
 
   /**
    * The pipelines whose runs decide what the archive holds: between them, the embedded cluster,
-   * Beam's translation and a recording's replay. A Kafka source, a socket or a cluster of the
-   * user's loads classes of its own, read from the jar as before.
+   * Beam's translation, a recording's replay and the SQL planner (Calcite's classes, most of what
+   * {@code sql} loads before its job starts). A Kafka source, a socket or a cluster of the user's
+   * loads classes of its own, read from the jar as before.
    */
-  static final List<String> TRAINING = List.of("count", "metrics");
+  static final List<String> TRAINING = List.of("count", "metrics", "sql");
 
   /** The options of {@code startup-archive}. */
   public interface Options extends PipelineOptions {

@@ -55,13 +55,14 @@ public final class Tidemark {
           "join",
           Command.pipeline(JoinPipeline.Options.class, JoinPipeline::build, options -> {}),
           "sql",
-          Command.pipeline(SqlPipeline.Options.class, SqlPipeline::build, options -> {}),
+          Command.pipeline(
+              SqlPipeline.Options.class, SqlPipeline::build, SqlPipeline::writeReportIfAsked),
           "explain",
           Command.other(
               ExplainRecording.Options.class,
               (options, args, out, err, launch) -> {
                 RunPreparation.requireKafkaTopics(options, Arrays.asList(args));
-                return ExplainRecording.run(options, out);
+                return ExplainRecording.run(options, args, out);
               },
               explainIgnores()),
           "startup-archive",

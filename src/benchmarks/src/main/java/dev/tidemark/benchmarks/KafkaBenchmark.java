@@ -83,13 +83,13 @@ final class KafkaBenchmark {
     }
   }
 
-  /** The variants named in {@code --variants=tidemark,native}; both when null. */
+  /** The variants named in {@code --variants=tidemark,sql,native}; all three when null. */
   static Set<LiveVariant> variants(String names) {
     return VariantNames.parse(
         LiveVariant.class,
         LiveVariant::option,
         names,
-        "--source=kafka compares tidemark and native");
+        "--source=kafka compares tidemark, sql and native");
   }
 
   private static Result runInChildJvm(

@@ -3,12 +3,18 @@ package dev.tidemark.benchmarks;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** The jobs the Kafka benchmark compares, each S5's metrics on the same live topic. */
+/** The jobs the Kafka benchmark compares, each S5's query on the same live topic. */
 enum LiveVariant {
   TIDEMARK("tidemark", "tidemark metrics, live Kafka") {
     @Override
     Result run(S5Topic topic, int parallelism) throws Exception {
-      return TidemarkLiveRun.run(topic, parallelism);
+      return TidemarkLiveRun.run("metrics", topic, parallelism);
+    }
+  },
+  TIDEMARK_SQL("sql", "tidemark sql, S5's query text, live Kafka") {
+    @Override
+    Result run(S5Topic topic, int parallelism) throws Exception {
+      return TidemarkLiveRun.run("sql", topic, parallelism);
     }
   },
   NATIVE_FLINK("native", "hand-written Flink DataStream, KafkaSource") {
@@ -40,7 +46,9 @@ enum LiveVariant {
    * tidemark, the benchmark's for the hand-written Flink job.
    */
   String classPath(Path directory) throws IOException {
-    return this == TIDEMARK ? ChildClassPath.ofTidemark(directory) : ChildClassPath.ofBenchmark();
+    return this == NATIVE_FLINK
+        ? ChildClassPath.ofBenchmark()
+        : ChildClassPath.ofTidemark(directory);
   }
 
   /**

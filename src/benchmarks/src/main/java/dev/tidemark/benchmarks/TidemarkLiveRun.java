@@ -6,16 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * tidemark's {@code metrics} on the live topic, exactly as a user runs it from the command line:
- * every partition from the earliest offset, the idle-aware watermark with an idle timeout of 3 s,
- * late capture, dead letters, every pane written as a JSON line to a file. Timed until the final
- * panes of the complete windows count every record in them ({@link FinalRows}).
+ * tidemark's {@code metrics}, or {@code sql} with S5's query (its default), on the live topic,
+ * exactly as a user runs it from the command line: every partition from the earliest offset, the
+ * idle-aware watermark with an idle timeout of 3 s, late capture, dead letters, every pane written
+ * as a JSON line to a file. Timed until the final panes of the complete windows count every record
+ * in them ({@link FinalRows}).
  */
 final class TidemarkLiveRun {
 
   private TidemarkLiveRun() {}
 
-  static Result run(S5Topic topic, int parallelism) throws Exception {
+  static Result run(String pipeline, S5Topic topic, int parallelism) throws Exception {
     Path rows = Files.createTempFile("tidemark-benchmark-live-rows", ".json");
     try {
       long start = System.nanoTime();
@@ -24,7 +25,7 @@ final class TidemarkLiveRun {
               () ->
                   Tidemark.run(
                       new String[] {
-                        "metrics",
+                        pipeline,
                         "--source=kafka://" + topic.bootstrapServers() + "/" + topic.topic(),
                         "--startFrom=earliest",
                         "--idleTimeout=3s",

@@ -3,7 +3,7 @@ package dev.tidemark.benchmarks;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** The jobs the benchmark compares, each S5's metrics over the same file. */
+/** The jobs the benchmark compares, each S5's query over the same file. */
 enum Variant {
   TIDEMARK("tidemark", "tidemark metrics") {
     @Override

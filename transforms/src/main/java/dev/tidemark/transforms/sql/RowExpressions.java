@@ -4,7 +4,9 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.DataContext;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.linq4j.QueryProvider;
@@ -22,11 +24,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * One projection and filter of a query (a {@code SELECT} list and its {@code WHERE}, or a {@code
  * HAVING}), evaluated on a row held as Calcite holds values, by the Java code that Calcite
  * generates for it ({@link RexExecutorImpl}) and compiles with Janino. The code travels as its
- * source, and each worker compiles it once, on first use.
+ * source, and a JVM compiles each source once, on first use: every copy of a query's steps in a job
+ * (one per parallel instance of each step that reads records) shares it, since a compile takes a
+ * tenth of a second or more.
  */
 final class RowExpressions implements Serializable {
 
   private static final long serialVersionUID = 1L;
+
+  /** Each source compiled in this JVM. Calcite's compiled code keeps no state between calls. */
+  private static final Map<String, Function1<DataContext, Object[]>> COMPILED =
+      new ConcurrentHashMap<>();
 
   private final String code;
   private final boolean filters;
@@ -49,9 +57,8 @@ final class RowExpressions implements Serializable {
     }
     RexExecutable executable =
         RexExecutorImpl.getExecutable(rexBuilder, expressions, program.getInputRowType());
-    RowExpressions compiled = new RowExpressions(executable.getSource(), condition != null);
-    compiled.compiled = executable.getFunction();
-    return compiled;
+    COMPILED.putIfAbsent(executable.getSource(), executable.getFunction());
+    return new RowExpressions(executable.getSource(), condition != null);
   }
 
   /**
@@ -73,7 +80,9 @@ final class RowExpressions implements Serializable {
 
   private Function1<DataContext, Object[]> function() {
     if (compiled == null) {
-      compiled = new RexExecutable(code, "tidemark sql").getFunction();
+      compiled =
+          COMPILED.computeIfAbsent(
+              code, source -> new RexExecutable(source, "tidemark sql").getFunction());
     }
     return compiled;
   }

@@ -31,6 +31,9 @@ public final class WindowedQuery implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
+  /** How the key of the records {@code WHERE} filtered out shows itself, in explain's output. */
+  static final String FILTERED = "(filtered out by WHERE)";
+
   private final SqlTable table;
   private final List<RowStep> steps;
   private final Duration windowSize;
@@ -70,8 +73,10 @@ public final class WindowedQuery implements Serializable {
     this.select = select;
     this.resultNames = List.copyOf(resultNames);
     this.resultTypes = List.copyOf(resultTypes);
+    // One part more than any key of a row has, so no row's key is ever this one.
     String[] filtered = new String[Math.max(1, keyColumns.length) + 1];
     Arrays.fill(filtered, "");
+    filtered[0] = FILTERED;
     this.filteredKey = EventKey.of(filtered);
   }
 
