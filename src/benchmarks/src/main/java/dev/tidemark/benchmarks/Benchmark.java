@@ -71,7 +71,7 @@ public final class Benchmark {
               "benchmark: --"
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
-                  + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,native,beam,"
+                  + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,native,flinksql,beam,"
                   + " --source=file|kafka|steady, --rates=N,N, --seconds=N and --profile (steady),"
                   + " --startupArchives or --memory");
           System.exit(2);
@@ -202,8 +202,9 @@ public final class Benchmark {
   }
 
   /**
-   * The variants named in {@code --variants=tidemark,sql,native,beam}: tidemark and any of the
-   * others, so that a long input can be compared with native Flink without plain Beam's slow runs.
+   * The variants named in {@code --variants=tidemark,sql,native,flinksql,beam}: tidemark and any of
+   * the others, so that a long input can be compared with native Flink without plain Beam's slow
+   * runs.
    */
   private static Set<Variant> variants(String names) {
     Set<Variant> variants =
@@ -211,7 +212,7 @@ public final class Benchmark {
             Variant.class,
             Variant::option,
             names,
-            "--variants takes tidemark, sql, native and beam");
+            "--variants takes tidemark, sql, native, flinksql and beam");
     if (!variants.contains(Variant.TIDEMARK)) {
       System.err.println(
           "benchmark: --variants must include tidemark, the one the others are compared with");

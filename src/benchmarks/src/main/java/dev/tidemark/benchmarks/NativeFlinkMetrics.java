@@ -55,6 +55,11 @@ final class NativeFlinkMetrics {
     return Result.now(lines, (System.nanoTime() - start) / 1_000_000, COUNTED.get());
   }
 
+  /** The Jackson parse of an S5 line into a {@link Stat}, which Flink SQL's variant shares. */
+  static MapFunction<String, Stat> parseStat() {
+    return new ParseStat();
+  }
+
   /** Bounded out-of-orderness of 2 s, each record's event time its {@code t}. */
   static WatermarkStrategy<Stat> boundedOutOfOrderness() {
     return WatermarkStrategy.<Stat>forBoundedOutOfOrderness(Duration.ofSeconds(2))

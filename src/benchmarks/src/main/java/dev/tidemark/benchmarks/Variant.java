@@ -23,6 +23,12 @@ enum Variant {
       return NativeFlinkMetrics.run(input, lines, parallelism);
     }
   },
+  FLINK_SQL("flinksql", "Flink SQL, S5's query text") {
+    @Override
+    Result run(Path input, long lines, int parallelism) throws Exception {
+      return FlinkSqlMetrics.run(input, lines, parallelism);
+    }
+  },
   PLAIN_BEAM("beam", "plain Beam on the FlinkRunner") {
     @Override
     Result run(Path input, long lines, int parallelism) throws Exception {
@@ -49,10 +55,10 @@ enum Variant {
 
   /**
    * The class path of this variant's JVMs ({@link ChildClassPath}): the jar a user runs for
-   * tidemark and plain Beam, the benchmark's for the hand-written Flink job.
+   * tidemark and plain Beam, the benchmark's for the hand-written Flink job and Flink SQL.
    */
   String classPath(Path directory) throws IOException {
-    return this == NATIVE_FLINK
+    return this == NATIVE_FLINK || this == FLINK_SQL
         ? ChildClassPath.ofBenchmark()
         : ChildClassPath.ofTidemark(directory);
   }
