@@ -10,6 +10,7 @@ import java.util.Enumeration;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The class path each child JVM of the benchmark runs on.
@@ -29,6 +30,13 @@ import java.util.jar.JarOutputStream;
 final class ChildClassPath {
 
   private static final String BENCHMARK_CLASSES = "dev/tidemark/benchmarks/";
+
+  /**
+   * The jar of the benchmark's classes this run copied, once: copied again, it would no longer be
+   * the jar that an archive written from it was checked against, and the JVM would refuse the
+   * archive of every variant but the last to run from tidemark's jar.
+   */
+  private static @Nullable Path copiedClasses;
 
   private ChildClassPath() {}
 
@@ -74,10 +82,13 @@ final class ChildClassPath {
    * of its jar. A jar, not a directory, because a class-data archive ({@code --startupArchives})
    * can hold only classes from jars.
    */
-  private static Path benchmarkClasses(Path directory) throws IOException {
+  private static synchronized Path benchmarkClasses(Path directory) throws IOException {
     Path codeSource = codeSource();
     if (Files.isDirectory(codeSource)) {
       return codeSource;
+    }
+    if (copiedClasses != null) {
+      return copiedClasses;
     }
     Path classes = directory.resolve("benchmark-classes.jar");
     try (JarFile jar = new JarFile(codeSource.toFile());
@@ -94,6 +105,7 @@ final class ChildClassPath {
         copy.closeEntry();
       }
     }
+    copiedClasses = classes;
     return classes;
   }
 
