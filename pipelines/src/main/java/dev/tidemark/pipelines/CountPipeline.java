@@ -3,8 +3,6 @@ package dev.tidemark.pipelines;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
-import dev.tidemark.pipelines.config.KafkaClientProperties;
-import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
@@ -92,12 +90,7 @@ public final class CountPipeline {
         EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
             .withPartitionField(options.getPartitionField());
     return new PerWindowCounts.Settings(
-        SourceUri.parse(
-            "source",
-            options.getSource(),
-            PipelineInput.COUNT,
-            RecordLimits.maxRecordBytes(options),
-            KafkaClientProperties.from(options)),
+        SourceUri.of(options, PipelineInput.COUNT),
         format(options),
         eventTime,
         EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),

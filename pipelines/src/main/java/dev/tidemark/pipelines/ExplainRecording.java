@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.QueryOptions;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.explain.TimelineReport;
 import dev.tidemark.pipelines.explain.TimelineText;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -34,7 +34,7 @@ public final class ExplainRecording {
    * The options of {@code explain}: those of {@code count}, {@code --report} among them, and for a
    * Kafka topic the range of Kafka timestamps to explain.
    */
-  public interface Options extends CountPipeline.Options {
+  public interface Options extends CountPipeline.Options, QueryOptions {
     @Description(
         "For kafka://: only the records with a Kafka timestamp at or after this instant, e.g."
             + " 2024-05-01T01:00:00Z or epoch milliseconds")
@@ -55,26 +55,6 @@ public final class ExplainRecording {
     String getQuery();
 
     void setQuery(String value);
-
-    @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
-    @Default.String("t BIGINT, i VARCHAR, op VARCHAR")
-    String getSchema();
-
-    void setSchema(String value);
-
-    @Description(
-        "The column with each record's event time (epoch milliseconds or ISO-8601); the query"
-            + " reads it as rowtime")
-    @Default.String("t")
-    String getEventTime();
-
-    void setEventTime(String value);
-
-    @Description("The name the query gives the records' table")
-    @Default.String("_source_table")
-    String getTable();
-
-    void setTable(String value);
   }
 
   private ExplainRecording() {}

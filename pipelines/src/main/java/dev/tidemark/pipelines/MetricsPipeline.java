@@ -3,8 +3,6 @@ package dev.tidemark.pipelines;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
-import dev.tidemark.pipelines.config.KafkaClientProperties;
-import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
@@ -86,12 +84,7 @@ public final class MetricsPipeline {
         EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
             .withPartitionField(options.getPartitionField());
     return new PerWindowCounts.Settings(
-        SourceUri.parse(
-            "source",
-            options.getSource(),
-            PipelineInput.METRICS,
-            RecordLimits.maxRecordBytes(options),
-            KafkaClientProperties.from(options)),
+        SourceUri.of(options, PipelineInput.METRICS),
         FORMAT,
         eventTime,
         EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),

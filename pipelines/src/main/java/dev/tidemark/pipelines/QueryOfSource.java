@@ -13,6 +13,7 @@ import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.AggregateReplayPerWindow;
 import dev.tidemark.transforms.replay.Replay;
+import dev.tidemark.transforms.sql.LateRows;
 import dev.tidemark.transforms.sql.SqlRecordFormat;
 import dev.tidemark.transforms.sql.WindowedQuery;
 import dev.tidemark.transforms.windowing.AggregatePerWindow;
@@ -21,7 +22,6 @@ import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
@@ -94,18 +94,7 @@ final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
       dead = parsed.get(ParseEvents.DEAD_LETTER);
     }
     PCollection<LateRecord> late =
-        decided
-            .get(aggregate.expired())
-            .apply(
-                "LateRecords",
-                MapElements.into(TypeDescriptor.of(LateRecord.class))
-                    .via(
-                        expired ->
-                            LateRecord.of(
-                                expired.getValue().value(),
-                                expired.getValue().window(),
-                                expired.getValue().watermark())))
-            .setCoder(LateRecord.Coder.of());
+        decided.get(aggregate.expired()).apply("LateRows", LateRows.of(query));
     return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
         .and(CountPerWindow.LATE, late)
         .and(ParseEvents.DEAD_LETTER, dead);

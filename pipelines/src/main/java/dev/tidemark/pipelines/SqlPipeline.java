@@ -3,9 +3,8 @@ package dev.tidemark.pipelines;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
-import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.NearestName;
-import dev.tidemark.pipelines.config.RecordLimits;
+import dev.tidemark.pipelines.config.QueryOptions;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
@@ -52,7 +51,7 @@ public final class SqlPipeline {
           + " from _source_table group by TUMBLE(rowtime, INTERVAL '1' SECOND), i, op";
 
   /** The options of {@code sql}. */
-  public interface Options extends SourceOptions {
+  public interface Options extends SourceOptions, QueryOptions {
     @Description(
         "The query: SELECT ... GROUP BY TUMBLE(rowtime, INTERVAL ...), or @FILE to read it from"
             + " a file")
@@ -60,26 +59,6 @@ public final class SqlPipeline {
     String getQuery();
 
     void setQuery(String value);
-
-    @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
-    @Default.String("t BIGINT, i VARCHAR, op VARCHAR")
-    String getSchema();
-
-    void setSchema(String value);
-
-    @Description(
-        "The column with each record's event time (epoch milliseconds or ISO-8601); the query"
-            + " reads it as rowtime")
-    @Default.String("t")
-    String getEventTime();
-
-    void setEventTime(String value);
-
-    @Description("The name the query gives the records' table")
-    @Default.String("_source_table")
-    String getTable();
-
-    void setTable(String value);
 
     @Description("json (an object per record) or csv (the columns in the schema's order)")
     @Default.String("json")
@@ -154,12 +133,7 @@ public final class SqlPipeline {
         EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
             .withPartitionField(options.getPartitionField());
     return new Settings(
-        SourceUri.parse(
-            "source",
-            options.getSource(),
-            PipelineInput.METRICS,
-            RecordLimits.maxRecordBytes(options),
-            KafkaClientProperties.from(options)),
+        SourceUri.of(options, PipelineInput.METRICS),
         SqlRecordFormat.of(query, shape(options.getFormat())),
         eventTime,
         EventTimeOptions.windowing(options, query.windowSize().getMillis() + "ms", eventTime),

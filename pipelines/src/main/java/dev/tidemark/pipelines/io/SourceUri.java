@@ -2,6 +2,9 @@ package dev.tidemark.pipelines.io;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.Durations;
+import dev.tidemark.pipelines.config.KafkaClientProperties;
+import dev.tidemark.pipelines.config.RecordLimits;
+import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.transforms.io.FileLines;
 import dev.tidemark.transforms.io.GeneratedLines;
 import java.io.IOException;
@@ -19,6 +22,21 @@ public final class SourceUri {
       "use file:PATH, socket://HOST:PORT, kafka://HOST:PORT/TOPIC, generator: or sample:";
 
   private SourceUri() {}
+
+  /**
+   * The source {@code --source} names, as a pipeline that reads {@code input} reads it, with the
+   * record limit and Kafka client properties of {@code options}.
+   *
+   * @throws ConfigurationException with one line saying what is wrong
+   */
+  public static Source of(SourceOptions options, PipelineInput input) {
+    return parse(
+        "source",
+        options.getSource(),
+        input,
+        RecordLimits.maxRecordBytes(options),
+        KafkaClientProperties.from(options));
+  }
 
   /**
    * Parses {@code uri}, the value of {@code --option}; a file's or a socket's line or a Kafka value

@@ -11,8 +11,6 @@ import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.schemas.Schema;
-import org.apache.beam.sdk.transforms.Filter;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
@@ -123,19 +121,7 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
             .apply("SelectAndHaving", ParDo.of(new ResultRowsFn(planned, resultSchema)))
             .setRowSchema(resultSchema);
     PCollection<LateRecord> late =
-        decided
-            .get(aggregate.expired())
-            .apply("LateRows", Filter.by(expired -> !planned.isFiltered(expired.getKey())))
-            .apply(
-                "AsLateRecords",
-                MapElements.into(TypeDescriptor.of(LateRecord.class))
-                    .via(
-                        expired ->
-                            LateRecord.of(
-                                expired.getValue().value(),
-                                expired.getValue().window(),
-                                expired.getValue().watermark())))
-            .setCoder(LateRecord.Coder.of());
+        decided.get(aggregate.expired()).apply("LateRows", LateRows.of(planned));
     return PCollectionTuple.of(ROWS, results)
         .and(LATE, late)
         .and(DEAD_LETTER, read.get(DEAD_LETTER).setCoder(DeadLetter.Coder.of()));

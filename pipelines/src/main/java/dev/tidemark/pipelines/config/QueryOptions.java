@@ -1,0 +1,31 @@
+package dev.tidemark.pipelines.config;
+
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/**
+ * The options that describe the records a SQL query reads, shared by {@code sql} and by {@code
+ * explain}, which explains what {@code sql} does when it is given a query. Their defaults are S5's.
+ */
+public interface QueryOptions extends PipelineOptions {
+  @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
+  @Default.String("t BIGINT, i VARCHAR, op VARCHAR")
+  String getSchema();
+
+  void setSchema(String value);
+
+  @Description(
+      "The column with each record's event time (epoch milliseconds or ISO-8601); the query"
+          + " reads it as rowtime")
+  @Default.String("t")
+  String getEventTime();
+
+  void setEventTime(String value);
+
+  @Description("The name the query gives the records' table")
+  @Default.String("_source_table")
+  String getTable();
+
+  void setTable(String value);
+}
