@@ -150,15 +150,7 @@ public enum ColumnType {
    * a {@code BIGINT} here, since Calcite holds it as epoch milliseconds.
    */
   FieldType aggregatedType() {
-    return switch (this) {
-      case BIGINT, TIMESTAMP -> FieldType.INT64;
-      case INTEGER -> FieldType.INT32;
-      case DOUBLE -> FieldType.DOUBLE;
-      case FLOAT -> FieldType.FLOAT;
-      case DECIMAL -> FieldType.DECIMAL;
-      case VARCHAR -> FieldType.STRING;
-      case BOOLEAN -> FieldType.BOOLEAN;
-    };
+    return this == TIMESTAMP ? FieldType.INT64 : beamType();
   }
 
   /**
