@@ -40,7 +40,7 @@ final class PlanningErrors {
                 + ", column "
                 + at.getColumnNum()
                 + ": "
-                + firstLine(parse.getMessage()),
+                + firstLine(parse.getMessage()).replaceFirst(" at line \\d+, column \\d+\\.?$", ""),
             at.getLineNum(),
             at.getColumnNum(),
             null,

@@ -15,6 +15,7 @@ import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.POutput;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParseException;
 
 /**
  * The table a query reads: its name, the record's columns with their SQL types, and {@code
@@ -31,6 +32,9 @@ public final class SqlTable implements Serializable {
 
   /** {@link #eventTimeColumn()} of a table whose event times are its elements' timestamps. */
   static final int ELEMENT_TIMESTAMP = -1;
+
+  /** The statement a column list is parsed in, up to the list. */
+  private static final String DECLARATION = "CREATE EXTERNAL TABLE record (";
 
   /** The column that holds each row's event time, as Flink's and Beam's SQL call it. */
   public static final String ROWTIME = "rowtime";
@@ -66,7 +70,7 @@ public final class SqlTable implements Serializable {
         throw InvalidQueryException.refused(
             "column '"
                 + field.getName()
-                + "' is a "
+                + "' has the type "
                 + field.getType().getTypeName()
                 + "; a column is BIGINT, INTEGER, DOUBLE, FLOAT, DECIMAL, VARCHAR, BOOLEAN or"
                 + " TIMESTAMP");
@@ -132,20 +136,31 @@ public final class SqlTable implements Serializable {
     DeclaredTables declared = new DeclaredTables();
     try {
       BeamSqlEnv.withTableProvider(declared)
-          .executeDdl("CREATE EXTERNAL TABLE record (" + schema + ") TYPE " + DeclaredTables.TYPE);
+          .executeDdl(DECLARATION + schema + ") TYPE " + DeclaredTables.TYPE);
     } catch (RuntimeException e) {
       throw InvalidQueryException.refused(
-          "'" + schema + "' is not a column list such as 't BIGINT, i VARCHAR': " + rootCause(e));
+          "'" + schema + "' is not a column list such as 't BIGINT, i VARCHAR': " + reason(e));
     }
     return declared.tables.get("record").getSchema();
   }
 
-  private static String rootCause(Throwable e) {
+  /**
+   * Why the column list did not parse, in one line: the parser's first line, with the column
+   * counted in the list as the user wrote it, not in the statement it was put in.
+   */
+  private static String reason(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SqlParseException parse) {
+        String first = parse.getMessage().strip().lines().findFirst().orElse("");
+        int column = parse.getPos().getColumnNum() - DECLARATION.length();
+        return first.replaceFirst(" at line \\d+, column \\d+\\.?$", "") + " at column " + column;
+      }
+    }
     Throwable cause = e;
     while (cause.getCause() != null) {
       cause = cause.getCause();
     }
-    return cause.getMessage();
+    return String.valueOf(cause.getMessage()).strip().lines().findFirst().orElse("");
   }
 
   /** The name a query gives the table. */

@@ -208,6 +208,19 @@ class WindowedQueryTest {
   }
 
   @Test
+  void aSchemaThatIsNotAColumnListSaysWhereInOneLine() {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class, () -> SqlTable.of("t", "t BIGINT i VARCHAR", "t"));
+
+    assertThat(
+        e.getMessage(),
+        equalTo(
+            "'t BIGINT i VARCHAR' is not a column list such as 't BIGINT, i VARCHAR':"
+                + " Encountered \"i\" at column 10"));
+  }
+
+  @Test
   void anUnknownColumnSaysWhichColumnsThereAre() throws Exception {
     InvalidQueryException e =
         assertThrows(
