@@ -22,6 +22,7 @@ import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
@@ -70,7 +71,11 @@ final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
           replay.get().aggregatePerWindow(windowing, query.aggregate(), ColumnValuesCoder.of());
       PCollectionTuple decided = begin.apply("ReplayAndDecidePanes", aggregate);
       return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
-          .and(CountPerWindow.LATE, decided.get(CountPerWindow.LATE))
+          .and(
+              CountPerWindow.LATE,
+              decided
+                  .get(CountPerWindow.LATE)
+                  .apply("LateRows", Filter.by(late -> !query.isFiltered(late.key()))))
           .and(ParseEvents.DEAD_LETTER, decided.get(ParseEvents.DEAD_LETTER));
     }
     AggregatePerWindow<EventKey, Event, List<@Nullable Object>> aggregate =

@@ -11,7 +11,6 @@ import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.pipelines.io.SourceUri;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.sql.InvalidQueryException;
 import dev.tidemark.transforms.sql.SqlRecordFormat;
@@ -29,7 +28,6 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
@@ -109,11 +107,7 @@ public final class SqlPipeline {
             .apply("SelectAndHaving", ParDo.of(new SqlResultsFn(query)))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
     WriteOutputs.results(rows, KV::getValue, KV::getKey, settings.sinks().results());
-    PCollection<LateRecord> late =
-        decided
-            .get(CountPerWindow.LATE)
-            .apply("LateRowsOnly", Filter.by(record -> !query.isFiltered(record.key())));
-    WriteOutputs.late("", late, settings.sinks().late());
+    WriteOutputs.late("", decided.get(CountPerWindow.LATE), settings.sinks().late());
     WriteOutputs.deadLetters(decided.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
     return pipeline;
   }

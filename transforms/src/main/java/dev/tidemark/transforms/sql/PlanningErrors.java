@@ -40,7 +40,7 @@ final class PlanningErrors {
                 + ", column "
                 + at.getColumnNum()
                 + ": "
-                + firstLine(parse.getMessage()).replaceFirst(" at line \\d+, column \\d+\\.?$", ""),
+                + withoutPosition(parse.getMessage()),
             at.getLineNum(),
             at.getColumnNum(),
             null,
@@ -82,7 +82,8 @@ final class PlanningErrors {
         at + firstLine(reason), e.getPosLine(), e.getPosColumn(), null, java.util.List.of());
   }
 
-  private static Throwable rootCause(Throwable e) {
+  /** The innermost cause of {@code e}. */
+  static Throwable rootCause(Throwable e) {
     Throwable cause = e;
     while (cause.getCause() != null && cause.getCause() != cause) {
       cause = cause.getCause();
@@ -90,7 +91,13 @@ final class PlanningErrors {
     return cause;
   }
 
-  private static String firstLine(String message) {
+  /** A parser's first line without the position it ends with, which the caller says its way. */
+  static String withoutPosition(String message) {
+    return firstLine(message).replaceFirst(" at line \\d+, column \\d+\\.?$", "");
+  }
+
+  /** The first line of {@code message}, stripped: an error's one line. */
+  static String firstLine(String message) {
     String text = String.valueOf(message).strip();
     int newline = text.indexOf('\n');
     return newline < 0 ? text : text.substring(0, newline).strip();

@@ -151,16 +151,11 @@ public final class SqlTable implements Serializable {
   private static String reason(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof SqlParseException parse) {
-        String first = parse.getMessage().strip().lines().findFirst().orElse("");
         int column = parse.getPos().getColumnNum() - DECLARATION.length();
-        return first.replaceFirst(" at line \\d+, column \\d+\\.?$", "") + " at column " + column;
+        return PlanningErrors.withoutPosition(parse.getMessage()) + " at column " + column;
       }
     }
-    Throwable cause = e;
-    while (cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return String.valueOf(cause.getMessage()).strip().lines().findFirst().orElse("");
+    return PlanningErrors.firstLine(PlanningErrors.rootCause(e).getMessage());
   }
 
   /** The name a query gives the table. */
