@@ -3,28 +3,28 @@ package dev.tidemark.transforms.parse;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.Event;
 import java.io.Serializable;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.values.TimestampedValue;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
- * One record's parse as {@link ParseEvents} does it, counted in tidemark's metrics: the event, or
- * its dead letter with the reason. The one rule of {@link ParseEventFn} and {@link
+ * One record's parse as {@link ParseRecords} does it, counted in tidemark's metrics: the record, or
+ * its dead letter with the reason. The one rule of {@link ParseRecordFn} and {@link
  * ParseInGatherStep}. The caller counts the records in ({@link #countIn}), a batch's at once: a
  * Beam counter looks itself up in the step's metrics at every increment.
  */
-final class CountedParse implements Serializable {
+final class CountedParse<T> implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
-  private final ArrivedLineParser parser;
+  private final ArrivedLineParser<T> parser;
 
-  CountedParse(ArrivedLineParser parser) {
+  CountedParse(ArrivedLineParser<T> parser) {
     this.parser = parser;
   }
 
@@ -34,23 +34,24 @@ final class CountedParse implements Serializable {
   }
 
   /**
-   * The event in {@code line}, whose source gave it {@code sourceTimestamp} and which was read by
+   * The record in {@code line}, whose source gave it {@code sourceTimestamp} and which was read by
    * wall-clock time {@code now}; or null, once its dead letter has gone to {@code dead}. A batch's
    * records share one {@code now}: they were read together, and the clock is read once for them.
    */
-  @Nullable Event parse(
+  @Nullable TimestampedValue<T> parse(
       ArrivedLine line, Instant sourceTimestamp, Instant now, Consumer<DeadLetter> dead) {
     try {
-      Event event = parser.parse(line, now);
-      if (event.eventTime().isBefore(sourceTimestamp)) {
+      T record = parser.parse(line, now);
+      Instant eventTime = parser.eventTime(record);
+      if (eventTime.isBefore(sourceTimestamp)) {
         throw new BadRecordException(
             "event time "
-                + event.eventTime().getMillis()
+                + eventTime.getMillis()
                 + " is before the timestamp "
                 + sourceTimestamp.getMillis()
                 + " the source gave the record; give the source the same event-time field");
       }
-      return event;
+      return TimestampedValue.of(record, eventTime);
     } catch (BadRecordException e) {
       deadLetters.inc();
       String readBy = parser.formatThatReads(line);

@@ -1,46 +1,37 @@
 package dev.tidemark.transforms.parse;
 
+import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
-import java.io.Serializable;
-import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
-/** Turns one text record into an {@link Event}, or says why it cannot. */
-public interface EventFormat extends Serializable {
+/**
+ * Turns one text record into tidemark's own {@link Event}, or says why it cannot: the {@link
+ * RecordFormat} of the ready pipelines, whose events carry where and when they arrived.
+ */
+public interface EventFormat extends RecordFormat<Event> {
 
   /**
    * Parses {@code raw}.
    *
    * @throws BadRecordException with the reason, when a field is missing or malformed
    */
+  @Override
   Event parse(String raw) throws BadRecordException;
 
-  /**
-   * What {@code raw}, which this format cannot parse, looks like instead, and which format reads
-   * it: a hint for a user who named the wrong format (a JSON file read as CSV); null when it looks
-   * like no other format.
-   */
-  default @Nullable String anotherFormat(String raw) {
-    return null;
+  @Override
+  default Instant eventTime(Event event) {
+    return event.eventTime();
   }
 
   /**
-   * The {@code --format} ({@code json} or {@code csv}) that reads {@code raw}, which this format
-   * cannot parse, when it looks written in that one ({@link #anotherFormat}); null otherwise.
+   * The event in {@code line}, parsed by its source already when it could be, with the watermark,
+   * position and Kafka position it arrived at.
    */
-  default @Nullable String formatThatReads(String raw) {
-    return null;
-  }
-
-  /** The event time this format finds in a record, or null when it cannot parse the record. */
-  default SerializableFunction<String, @Nullable Instant> eventTimes() {
-    return raw -> {
-      try {
-        return parse(raw).eventTime();
-      } catch (BadRecordException e) {
-        return null;
-      }
-    };
+  @Override
+  default Event parse(ArrivedLine line) throws BadRecordException {
+    // A replayed line comes parsed by its source; a line that could not be parsed there is
+    // parsed again here, for the reason.
+    Event parsed = line.parsed() != null ? line.parsed() : parse(line.text());
+    return parsed.arrivedAs(line);
   }
 }

@@ -6,32 +6,25 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.windowing.RecordParser;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.transforms.WithFailures;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.beam.sdk.values.TypeDescriptor;
 import org.joda.time.Duration;
 
 /**
- * Parses text records into {@link Event}s with an {@link EventFormat}, and routes every record it
- * cannot use to {@link #DEAD_LETTER} with the reason; the pipeline keeps running.
- *
- * <p>Events are emitted at their event time. Dead letters are: records the format cannot parse;
- * records whose event time is more than {@code maxFutureSkew} ahead of the wall clock ({@link
- * ClockSkewGuard}: the reason says how far; the source did not let them move the watermark either);
- * and records whose event time is earlier than the timestamp their source gave them, which Beam
- * cannot move back in time (the reason says to give the source the same event-time field).
+ * {@link ParseRecords} for tidemark's own {@link Event}: parses text records with an {@link
+ * EventFormat}, each event emitted at its event time under {@link #EVENTS}, and routes every record
+ * it cannot use to {@link #DEAD_LETTER} with the reason; the pipeline keeps running. The dead
+ * letters, and the counters, are {@link ParseRecords}'.
  *
  * <p>{@link #with} takes the lines of a live source; {@link #withPositions} takes {@link
  * ArrivedLine}s that say where each came from. (A recording is parsed by the replay's windowing,
- * {@code dev.tidemark.transforms.replay}, with the same {@link ArrivedLineParser}.) The Beam
- * counter {@code tidemark:recordsIn} counts every record, {@code tidemark:deadLetters} the dead
- * letters.
+ * {@code dev.tidemark.transforms.replay}, with the same {@link ArrivedLineParser}.)
  */
 public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, PCollectionTuple> {
 
@@ -41,22 +34,15 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   /** Records that could not be parsed: the raw text and the reason. */
   public static final TupleTag<DeadLetter> DEAD_LETTER = new TupleTag<DeadLetter>() {};
 
-  private final EventFormat format;
-  private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;
-  private final ClockSkewGuard clockSkewGuard;
+  private final ParseRecords<InputT, Event> parse;
 
-  private ParseEvents(
-      EventFormat format,
-      SerializableFunction<InputT, ArrivedLine> toArrivedLine,
-      ClockSkewGuard clockSkewGuard) {
-    this.format = format;
-    this.toArrivedLine = toArrivedLine;
-    this.clockSkewGuard = clockSkewGuard;
+  private ParseEvents(ParseRecords<InputT, Event> parse) {
+    this.parse = parse;
   }
 
   /** Parses the lines of a live source; each event is emitted at its event time. */
   public static ParseEvents<String> with(EventFormat format) {
-    return new ParseEvents<>(format, ArrivedLine::live, ClockSkewGuard.withDefaultSkew());
+    return new ParseEvents<>(ParseRecords.of(format, Event.Coder.of()));
   }
 
   /**
@@ -70,7 +56,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
   /** The same, for records that {@code toArrivedLine} makes {@link ArrivedLine}s of. */
   public static <InputT> ParseEvents<InputT> withPositions(
       EventFormat format, SerializableFunction<InputT, ArrivedLine> toArrivedLine) {
-    return new ParseEvents<>(format, toArrivedLine, ClockSkewGuard.withDefaultSkew());
+    return new ParseEvents<>(ParseRecords.of(format, Event.Coder.of(), toArrivedLine));
   }
 
   /**
@@ -78,8 +64,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    * source was given. Default {@link ClockSkewGuard#DEFAULT_MAX_FUTURE_SKEW}.
    */
   public ParseEvents<InputT> withMaxFutureSkew(Duration maxFutureSkew) {
-    return new ParseEvents<>(
-        format, toArrivedLine, ClockSkewGuard.allowingFutureSkew(maxFutureSkew));
+    return new ParseEvents<>(parse.withMaxFutureSkew(maxFutureSkew));
   }
 
   /**
@@ -89,7 +74,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    * would hold back the watermark while the source never pauses ({@link RecordParser}).
    */
   public RecordParser<InputT, Event, DeadLetter> inTheGatheringStep() {
-    return recordParser();
+    return parse.inTheGatheringStep();
   }
 
   /**
@@ -98,7 +83,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
    * parses them in its own gathering step instead ({@link #inTheGatheringStep}).
    */
   public PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple> inBatches() {
-    RecordParser<InputT, Event, DeadLetter> parser = recordParser();
+    RecordParser<InputT, Event, DeadLetter> parser = parse.inTheGatheringStep();
     return new PTransform<PCollection<SourceBatch<InputT>>, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PCollection<SourceBatch<InputT>> batches) {
@@ -112,20 +97,7 @@ public final class ParseEvents<InputT> extends PTransform<PCollection<InputT>, P
 
   @Override
   public PCollectionTuple expand(PCollection<InputT> records) {
-    PCollectionTuple parsed =
-        records
-            .apply(
-                "ToArrivedLine",
-                MapElements.into(TypeDescriptor.of(ArrivedLine.class)).via(toArrivedLine))
-            .apply(
-                "ParseEvent",
-                ParDo.of(new ParseEventFn(ArrivedLineParser.of(format, clockSkewGuard)))
-                    .withOutputTags(EVENTS, TupleTagList.of(DEAD_LETTER)));
-    return parsed;
-  }
-
-  /** The parse of one record of a batch, the same wherever the batch is parsed. */
-  private RecordParser<InputT, Event, DeadLetter> recordParser() {
-    return new ParseInGatherStep<>(ArrivedLineParser.of(format, clockSkewGuard), toArrivedLine);
+    WithFailures.Result<PCollection<Event>, DeadLetter> parsed = records.apply(parse);
+    return PCollectionTuple.of(EVENTS, parsed.output()).and(DEAD_LETTER, parsed.failures());
   }
 }

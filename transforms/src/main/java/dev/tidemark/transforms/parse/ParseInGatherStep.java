@@ -2,7 +2,6 @@ package dev.tidemark.transforms.parse;
 
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.windowing.RecordParser;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.transforms.SerializableFunction;
@@ -11,21 +10,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
- * The parse of {@link ParseEvents#inTheGatheringStep}: each record of a batch parsed one by one in
- * the step that gathers the batch, its event at its event time, or its dead letter to the step's
+ * The parse of {@link ParseRecords#inTheGatheringStep}: each record of a batch parsed one by one in
+ * the step that gathers the batch, its value at its event time, or its dead letter to the step's
  * rejected output. The records of a batch are counted in at once. A join's parse step of its own
  * ({@link ParseEvents#inBatches}) runs the same parse.
  */
-final class ParseInGatherStep<InputT> implements RecordParser<InputT, Event, DeadLetter> {
+final class ParseInGatherStep<InputT, T> implements RecordParser<InputT, T, DeadLetter> {
 
   private static final long serialVersionUID = 1L;
 
-  private final CountedParse parse;
+  private final CountedParse<T> parse;
   private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;
 
   ParseInGatherStep(
-      ArrivedLineParser parser, SerializableFunction<InputT, ArrivedLine> toArrivedLine) {
-    this.parse = new CountedParse(parser);
+      ArrivedLineParser<T> parser, SerializableFunction<InputT, ArrivedLine> toArrivedLine) {
+    this.parse = new CountedParse<>(parser);
     this.toArrivedLine = toArrivedLine;
   }
 
@@ -35,10 +34,9 @@ final class ParseInGatherStep<InputT> implements RecordParser<InputT, Event, Dea
   }
 
   @Override
-  public @Nullable TimestampedValue<Event> parse(
+  public @Nullable TimestampedValue<T> parse(
       TimestampedValue<InputT> record, Instant now, Consumer<DeadLetter> rejected) {
-    @Nullable Event event =
-        parse.parse(toArrivedLine.apply(record.getValue()), record.getTimestamp(), now, rejected);
-    return event == null ? null : TimestampedValue.of(event, event.eventTime());
+    return parse.parse(
+        toArrivedLine.apply(record.getValue()), record.getTimestamp(), now, rejected);
   }
 }
