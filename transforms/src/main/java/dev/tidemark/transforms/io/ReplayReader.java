@@ -2,8 +2,6 @@ package dev.tidemark.transforms.io;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.ArrivedLine;
-import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.RecordingWatermark;
 import dev.tidemark.transforms.watermark.Watermarks;
@@ -60,7 +58,7 @@ final class ReplayReader extends UnboundedReader<List<ArrivedLine>> {
     for (long skipped = 1; skipped <= linesRead && opened.hasNext(); skipped++) {
       String line = opened.next();
       source.arrive(watermark, skipped);
-      @Nullable Event parsed = whyCut(opened) == null ? parseOrNull(line) : null;
+      @Nullable ParsedLine<?> parsed = whyCut(opened) == null ? parseOrNull(line) : null;
       admit(skipped, line, parsed == null ? null : parsed.eventTime(), Instant.now());
     }
     iterator = opened;
@@ -85,7 +83,7 @@ final class ReplayReader extends UnboundedReader<List<ArrivedLine>> {
       // A line cut for its length is no record: its first bytes must not move the watermark.
       @Nullable String whyCut = whyCut(iterator);
       // Parsed once, here: the event time moves the watermark, and the next step reuses the rest.
-      @Nullable Event parsed = whyCut == null ? parseOrNull(line) : null;
+      @Nullable ParsedLine<?> parsed = whyCut == null ? parseOrNull(line) : null;
       @Nullable Instant timestamp =
           admit(linesRead, line, parsed == null ? null : parsed.eventTime(), now);
       if (batch.isEmpty()) {
@@ -98,7 +96,7 @@ final class ReplayReader extends UnboundedReader<List<ArrivedLine>> {
               arrivalWatermark,
               linesRead,
               null,
-              parsed,
+              parsed == null ? null : parsed.event(),
               whyCut == null ? null : whyCut + " (" + source.whereIs(linesRead) + ")"));
     }
     if (batch.isEmpty()) {
@@ -208,11 +206,7 @@ final class ReplayReader extends UnboundedReader<List<ArrivedLine>> {
     return lines instanceof CutLines cut ? cut.whyCut() : null;
   }
 
-  private @Nullable Event parseOrNull(String line) {
-    try {
-      return source.format().parse(line);
-    } catch (BadRecordException | RuntimeException e) {
-      return null;
-    }
+  private @Nullable ParsedLine<?> parseOrNull(String line) {
+    return ParsedLine.of(source.format(), line);
   }
 }

@@ -1,7 +1,7 @@
 package dev.tidemark.transforms.io;
 
 import dev.tidemark.transforms.model.ArrivedLine;
-import dev.tidemark.transforms.parse.EventFormat;
+import dev.tidemark.transforms.parse.RecordFormat;
 import dev.tidemark.transforms.watermark.ArrivalClockWatermark;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.watermark.PartitionedWatermark;
@@ -52,7 +52,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   private static final long serialVersionUID = 1L;
 
   private final RecordedLines lines;
-  private final EventFormat format;
+  private final RecordFormat<?> format;
   private final Duration maxOutOfOrderness;
   private ClockSkewGuard clockSkewGuard = ClockSkewGuard.withDefaultSkew();
   private double linesPerSecond;
@@ -82,7 +82,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
    */
   private transient @Nullable ReplayProgress progress;
 
-  private ReplaySource(RecordedLines lines, EventFormat format, Duration maxOutOfOrderness) {
+  private ReplaySource(RecordedLines lines, RecordFormat<?> format, Duration maxOutOfOrderness) {
     this.lines = lines;
     this.format = format;
     this.maxOutOfOrderness = maxOutOfOrderness;
@@ -104,11 +104,12 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
 
   /**
    * Replays {@code lines}, each at the event time {@code format} finds in it (none when it cannot
-   * parse the line), as fast as the runner reads. Each line is parsed once, here; the parsed record
-   * travels with the line ({@link ArrivedLine#parsed()}) so the parse step does not parse it again.
+   * parse the line), as fast as the runner reads. Each line is parsed here for its event time; an
+   * {@code Event} travels with its line ({@link ArrivedLine#parsed()}) so the parse step does not
+   * parse it again.
    */
   public static ReplaySource of(
-      RecordedLines lines, EventFormat format, Duration maxOutOfOrderness) {
+      RecordedLines lines, RecordFormat<?> format, Duration maxOutOfOrderness) {
     if (maxOutOfOrderness == null || maxOutOfOrderness.getMillis() < 0) {
       throw new IllegalArgumentException(
           "maxOutOfOrderness: " + maxOutOfOrderness + " is not allowed; use zero or more, e.g. 2s");
@@ -306,7 +307,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   }
 
   /** The format that gives each line's event time. */
-  EventFormat format() {
+  RecordFormat<?> format() {
     return format;
   }
 

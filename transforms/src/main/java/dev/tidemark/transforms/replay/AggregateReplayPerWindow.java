@@ -2,14 +2,13 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
-import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -52,58 +51,23 @@ public final class AggregateReplayPerWindow<OutputT> extends PTransform<PBegin, 
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
-    ReplayPanes<?, OutputT, KV<EventKey, KV<WindowPane, OutputT>>> decide =
-        new ReplayPanes<>(
-            List.of(KV.of("", replay)),
-            windowing,
-            new OfRecordedEvents<>(aggregate),
-            PaneFormat.keyed(),
-            KvCoder.of(EventKey.Coder.of(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
+    ReplayPanes<
+            EventKey,
+            KV<Integer, Event>,
+            KV<Integer, LateRecord>,
+            ?,
+            OutputT,
+            KV<EventKey, KV<WindowPane, OutputT>>>
+        decide =
+            ReplayPanes.ofEvents(
+                List.of(KV.of("", replay)),
+                windowing,
+                new CombineValuesFn<>(aggregate, KV::getValue, Event.Coder.of()),
+                PaneFormat.keyed(),
+                KvCoder.of(EventKey.Coder.of(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
     PCollectionTuple decided = begin.apply("AggregatePanes", decide);
     return PCollectionTuple.of(panes, decided.get(decide.panes))
         .and(CountPerWindow.LATE, decided.get(decide.late).apply("LateRecords", Values.create()))
         .and(ParseEvents.DEAD_LETTER, decided.get(decide.deadLetters));
-  }
-
-  /**
-   * {@code aggregate} over the replay's records, each an event with the number of its recording:
-   * written here because Beam has no {@code CombineFn} that unwraps its input.
-   */
-  private static final class OfRecordedEvents<AccumT, OutputT>
-      extends CombineFn<KV<Integer, Event>, AccumT, OutputT> {
-    private static final long serialVersionUID = 1L;
-    private final CombineFn<Event, AccumT, OutputT> aggregate;
-
-    @SuppressWarnings("unchecked")
-    OfRecordedEvents(CombineFn<Event, ?, OutputT> aggregate) {
-      this.aggregate = (CombineFn<Event, AccumT, OutputT>) aggregate;
-    }
-
-    @Override
-    public AccumT createAccumulator() {
-      return aggregate.createAccumulator();
-    }
-
-    @Override
-    public AccumT addInput(AccumT accumulator, KV<Integer, Event> record) {
-      return aggregate.addInput(accumulator, record.getValue());
-    }
-
-    @Override
-    public AccumT mergeAccumulators(Iterable<AccumT> accumulators) {
-      return aggregate.mergeAccumulators(accumulators);
-    }
-
-    @Override
-    public OutputT extractOutput(AccumT accumulator) {
-      return aggregate.extractOutput(accumulator);
-    }
-
-    @Override
-    public Coder<AccumT> getAccumulatorCoder(
-        CoderRegistry registry, Coder<KV<Integer, Event>> inputCoder)
-        throws CannotProvideCoderException {
-      return aggregate.getAccumulatorCoder(registry, Event.Coder.of());
-    }
   }
 }

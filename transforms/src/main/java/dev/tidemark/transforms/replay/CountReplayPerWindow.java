@@ -1,5 +1,8 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountAndSumFn;
@@ -29,13 +32,20 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
-    ReplayPanes<KV<Long, Long>, KV<Long, Long>, WindowResult> decide =
-        new ReplayPanes<>(
-            List.of(KV.of("", replay)),
-            windowing,
-            CountAndSumFn.summing(record -> record.getValue().value()),
-            WindowResult::of,
-            WindowResult.Coder.of());
+    ReplayPanes<
+            EventKey,
+            KV<Integer, Event>,
+            KV<Integer, LateRecord>,
+            KV<Long, Long>,
+            KV<Long, Long>,
+            WindowResult>
+        decide =
+            ReplayPanes.ofEvents(
+                List.of(KV.of("", replay)),
+                windowing,
+                CountAndSumFn.summing(record -> record.getValue().value()),
+                WindowResult::of,
+                WindowResult.Coder.of());
     PCollectionTuple decided = begin.apply("CountPanes", decide);
     return PCollectionTuple.of(CountPerWindow.RESULTS, decided.get(decide.panes))
         .and(CountPerWindow.LATE, decided.get(decide.late).apply("LateRecords", Values.create()))

@@ -67,7 +67,7 @@ final class ExplainReplay {
 
   private final Replay replay;
   private final EventTimeWindowing windowing;
-  private final ArrivedLineParser parser;
+  private final ArrivedLineParser<Event> parser;
   private final ReplaySource source;
   private final RecordingWatermark partitioned;
   private final Map<String, PartitionTrack> partitions = new LinkedHashMap<>();

@@ -3,10 +3,6 @@ package dev.tidemark.transforms.replay;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
-import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.Arrival;
@@ -46,30 +42,31 @@ import org.joda.time.Instant;
  * <p>Counts {@code tidemark:recordsIn}, {@code tidemark:deadLetters} and {@code
  * tidemark:lateRecords}.
  */
-final class GatherWindowRecordsFn<AccumT>
-    extends DoFn<List<ArrivedLine>, KV<EventKey, WindowRecords<AccumT>>> {
+final class GatherWindowRecordsFn<K, R, LateT, AccumT>
+    extends DoFn<List<ArrivedLine>, KV<K, WindowRecords<R, AccumT>>> {
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
   private final Counter deadLetters = TidemarkMetrics.deadLetters();
   private final Counter lateRecords = TidemarkMetrics.lateRecords();
-  private final ArrivedLineParser parser;
+  private final ReplayRecordType<K, R, LateT> type;
   private final int input;
   private final EventTimeWindowing windowing;
-  private final CombineFn<KV<Integer, Event>, AccumT, ?> aggregate;
-  private final TupleTag<KV<EventKey, WindowRecords<AccumT>>> recordsTag;
-  private final TupleTag<KV<Integer, LateRecord>> lateTag;
+  private final CombineFn<R, AccumT, ?> aggregate;
+  private final TupleTag<KV<K, WindowRecords<R, AccumT>>> recordsTag;
+  private final TupleTag<LateT> lateTag;
 
   /**
+   * @param type how the lines become records
    * @param input the number of this recording among the inputs of the step (0 for a single one)
    */
   GatherWindowRecordsFn(
-      ArrivedLineParser parser,
+      ReplayRecordType<K, R, LateT> type,
       int input,
       EventTimeWindowing windowing,
-      CombineFn<KV<Integer, Event>, AccumT, ?> aggregate,
-      TupleTag<KV<EventKey, WindowRecords<AccumT>>> recordsTag,
-      TupleTag<KV<Integer, LateRecord>> lateTag) {
-    this.parser = parser;
+      CombineFn<R, AccumT, ?> aggregate,
+      TupleTag<KV<K, WindowRecords<R, AccumT>>> recordsTag,
+      TupleTag<LateT> lateTag) {
+    this.type = type;
     this.input = input;
     this.windowing = windowing;
     this.aggregate = aggregate;
@@ -79,16 +76,16 @@ final class GatherWindowRecordsFn<AccumT>
 
   @ProcessElement
   public void processElement(@Element List<ArrivedLine> batch, MultiOutputReceiver out) {
-    Map<KeyAndWindow, WindowRecords<AccumT>> gathered = new LinkedHashMap<>();
+    Map<KeyAndWindow<K>, WindowRecords<R, AccumT>> gathered = new LinkedHashMap<>();
     Instant now = Instant.now();
     @Nullable IntervalWindow window = null;
     for (ArrivedLine line : batch) {
-      Event event;
+      R record;
       try {
-        event = parser.parse(line, now);
+        record = type.read(input, line, now);
       } catch (BadRecordException e) {
         deadLetters.inc();
-        String readBy = parser.formatThatReads(line);
+        String readBy = type.formatThatReads(input, line);
         if (readBy != null) {
           TidemarkMetrics.deadLettersLike(readBy).inc();
         }
@@ -96,21 +93,21 @@ final class GatherWindowRecordsFn<AccumT>
             .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
         continue;
       }
-      window = windowOf(event.eventTime(), window);
-      Instant arrival = event.arrivalWatermark();
+      window = windowOf(type.eventTimeOf(record), window);
+      Instant arrival = line.arrivalWatermark();
       Arrival verdict = Arrival.of(windowing, window, arrival);
       if (verdict == Arrival.EXPIRED) {
         lateRecords.inc();
-        out.get(lateTag).output(KV.of(input, LateRecord.of(event, window, arrival)));
+        out.get(lateTag).output(type.late(record, window, arrival));
         continue;
       }
-      KeyAndWindow keyAndWindow = new KeyAndWindow(event.key(), window.start().getMillis());
-      @Nullable WindowRecords<AccumT> records = gathered.get(keyAndWindow);
+      KeyAndWindow<K> keyAndWindow =
+          new KeyAndWindow<>(type.keyOf(record), window.start().getMillis());
+      @Nullable WindowRecords<R, AccumT> records = gathered.get(keyAndWindow);
       if (records == null) {
         records = new WindowRecords<>(window.start(), aggregate.createAccumulator());
         gathered.put(keyAndWindow, records);
       }
-      KV<Integer, Event> record = KV.of(input, event);
       if (verdict == Arrival.ON_TIME) {
         records.onTime = aggregate.addInput(records.onTime, record);
         records.onTimeRecords++;
@@ -139,5 +136,5 @@ final class GatherWindowRecordsFn<AccumT>
    * What a batch's records are gathered by. A record, not a {@code KV}: it is hashed once per
    * record, and {@code KV}'s hash builds an array and goes through {@code Arrays.deepHashCode}.
    */
-  private record KeyAndWindow(EventKey key, long windowStartMillis) {}
+  private record KeyAndWindow<K>(K key, long windowStartMillis) {}
 }

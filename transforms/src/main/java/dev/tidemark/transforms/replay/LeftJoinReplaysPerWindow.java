@@ -47,11 +47,14 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
   @Override
   public PCollectionTuple expand(PBegin begin) {
     ReplayPanes<
+            EventKey,
+            KV<Integer, Event>,
+            KV<Integer, LateRecord>,
             List<KV<Integer, Event>>,
             List<KV<Integer, Event>>,
             KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>>>
         decide =
-            new ReplayPanes<>(
+            ReplayPanes.ofEvents(
                 // Each recording's place in the list is the side number of its records.
                 List.of(KV.of("Left", left), KV.of("Right", right)),
                 windowing,

@@ -1,6 +1,5 @@
 package dev.tidemark.transforms.replay;
 
-import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import java.io.Serializable;
 import org.apache.beam.sdk.values.KV;
@@ -10,16 +9,17 @@ import org.apache.beam.sdk.values.KV;
  * step, so that a composite whose output is its own type ({@link CountReplayPerWindow}'s results)
  * needs no step after it, which on Flink every pane would pass through.
  *
+ * @param <K> the key
  * @param <OutputT> what the aggregate of a pane is
  * @param <PaneT> what is emitted for a pane
  */
 @FunctionalInterface
-interface PaneFormat<OutputT, PaneT> extends Serializable {
+interface PaneFormat<K, OutputT, PaneT> extends Serializable {
 
-  PaneT of(EventKey key, WindowPane pane, OutputT value);
+  PaneT of(K key, WindowPane pane, OutputT value);
 
   /** The key with the pane and its aggregate. */
-  static <OutputT> PaneFormat<OutputT, KV<EventKey, KV<WindowPane, OutputT>>> keyed() {
+  static <K, OutputT> PaneFormat<K, OutputT, KV<K, KV<WindowPane, OutputT>>> keyed() {
     return (key, pane, value) -> KV.of(key, KV.of(pane, value));
   }
 }

@@ -9,12 +9,10 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
-import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
@@ -26,14 +24,14 @@ import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
- * A recording, replayed as a live run that saw its records in the same order would see it: the
- * entry point of every replay pipeline. The replay's rules (lateness and panes decided by the
- * watermark each record met at the source, see {@link ReplayPanesFn}) live only in the composites
- * made here, which start from the recording itself, so they cannot be applied to a live source.
+ * A recording of tidemark's own events, replayed as a live run that saw its records in the same
+ * order would see it: the entry point of every replay pipeline, and {@link RecordReplay} for {@link
+ * Event}. The replay's rules (lateness and panes decided by the watermark each record met at the
+ * source, see {@link ReplayPanesFn}) live only in the composites made here, which start from the
+ * recording itself, so they cannot be applied to a live source.
  *
  * <pre>{@code
  * Replay orders =
@@ -50,18 +48,11 @@ public final class Replay implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
-  private final RecordedLines lines;
+  private final RecordReplay<Event> records;
   private final EventFormat format;
-  private Duration maxOutOfOrderness = Duration.ZERO;
-  private Duration maxFutureSkew = ClockSkewGuard.DEFAULT_MAX_FUTURE_SKEW;
-  private double linesPerSecond;
-  private Duration progressEvery = Duration.ZERO;
-  private @Nullable SerializableFunction<String, String> partitionOf;
-  private Duration idleTimeout = Duration.ZERO;
-  private boolean arrivalClock;
 
-  private Replay(RecordedLines lines, EventFormat format) {
-    this.lines = lines;
+  private Replay(RecordReplay<Event> records, EventFormat format) {
+    this.records = records;
     this.format = format;
   }
 
@@ -70,76 +61,42 @@ public final class Replay implements Serializable {
    * out-of-orderness allowed until {@link #withMaxOutOfOrderness} says otherwise.
    */
   public static Replay of(RecordedLines lines, EventFormat format) {
-    return new Replay(lines, format);
+    return new Replay(RecordReplay.of(lines, format, Event.Coder.of()), format);
   }
 
   /** How far behind the newest event time a record may arrive and still be on time. */
   public Replay withMaxOutOfOrderness(Duration maxOutOfOrderness) {
-    return with(copy -> copy.maxOutOfOrderness = maxOutOfOrderness);
+    return new Replay(records.withMaxOutOfOrderness(maxOutOfOrderness), format);
   }
 
   /** How far ahead of the wall clock an event time may be before the record is a dead letter. */
   public Replay withMaxFutureSkew(Duration maxFutureSkew) {
-    return with(copy -> copy.maxFutureSkew = maxFutureSkew);
+    return new Replay(records.withMaxFutureSkew(maxFutureSkew), format);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second, like a live feed; 0: no limit. */
   public Replay withRate(double linesPerSecond) {
-    return with(copy -> copy.linesPerSecond = linesPerSecond);
+    return new Replay(records.withRate(linesPerSecond), format);
   }
 
-  /**
-   * Logs the replay's progress at most every {@code interval} on {@code tidemark.progress}: lines
-   * read, their share of the recording, the rate and the replay's watermark. Off by default.
-   */
+  /** {@link RecordReplay#withProgressEvery}. */
   public Replay withProgressEvery(Duration interval) {
-    return with(copy -> copy.progressEvery = interval);
+    return new Replay(records.withProgressEvery(interval), format);
   }
 
-  /**
-   * Replays a recording of several partitions (a Kafka topic's, say) under the watermark a live run
-   * over them has ({@link dev.tidemark.transforms.watermark.PartitionedWatermark}): {@code
-   * partitionOf} names the partition of each line; a partition that has fallen more than {@code
-   * idleTimeout} behind the newest event time stops holding the watermark back.
-   */
+  /** {@link RecordReplay#withPartitions}. */
   public Replay withPartitions(
       SerializableFunction<String, String> partitionOf, Duration idleTimeout) {
-    return with(
-        copy -> {
-          copy.partitionOf = partitionOf;
-          copy.idleTimeout = idleTimeout;
-        });
+    return new Replay(records.withPartitions(partitionOf, idleTimeout), format);
   }
 
   /**
-   * Replays a recording that knows each line's partition and arrival time (a snapshot of a Kafka
-   * topic, {@link RecordedLines#origins}) under the live rule, the arrival times standing in for
-   * the wall clock ({@link dev.tidemark.transforms.watermark.ArrivalClockWatermark}): a partition
-   * without a record for {@code idleTimeout} stops holding the watermark back.
+   * {@link RecordReplay#withArrivalClock}.
    *
    * @throws IllegalArgumentException if the recording does not know when its lines arrived
    */
   public Replay withArrivalClock(Duration idleTimeout) {
-    return with(
-        copy -> {
-          copy.arrivalClock = true;
-          copy.idleTimeout = idleTimeout;
-        });
-  }
-
-  /** A copy with {@code change} made to it; checks the settings at once, before any pipeline. */
-  private Replay with(Consumer<Replay> change) {
-    Replay copy = new Replay(lines, format);
-    copy.maxOutOfOrderness = maxOutOfOrderness;
-    copy.maxFutureSkew = maxFutureSkew;
-    copy.linesPerSecond = linesPerSecond;
-    copy.progressEvery = progressEvery;
-    copy.partitionOf = partitionOf;
-    copy.idleTimeout = idleTimeout;
-    copy.arrivalClock = arrivalClock;
-    change.accept(copy);
-    copy.source();
-    return copy;
+    return new Replay(records.withArrivalClock(idleTimeout), format);
   }
 
   /**
@@ -179,21 +136,20 @@ public final class Replay implements Serializable {
       @Override
       public PCollectionTuple expand(PBegin begin) {
         return begin
-            .apply("Read", Read.from(source()))
+            .apply("Read", Read.from(records.source()))
             .apply("Lines", Flatten.iterables())
             .apply("Text", MapElements.into(TypeDescriptors.strings()).via(ArrivedLine::text))
-            .apply("Parse", ParseEvents.with(format).withMaxFutureSkew(maxFutureSkew));
+            .apply("Parse", ParseEvents.with(format).withMaxFutureSkew(records.maxFutureSkew()));
       }
     };
   }
 
   /**
-   * Reads the recording for the replay's windowing: in batches of up to {@code maxLines} lines,
-   * each line with its arrival watermark and position, each batch at its lowest arrival watermark
-   * ({@link ReplaySource#inBatchesAtArrivalWatermark}).
+   * Reads the recording for the replay's windowing: in batches of up to {@code maxLines} lines
+   * ({@link RecordReplay#readInBatches}).
    */
   PTransform<PBegin, PCollection<List<ArrivedLine>>> readInBatches(int maxLines) {
-    return Read.from(sourceInBatches(maxLines));
+    return records.readInBatches(maxLines);
   }
 
   /**
@@ -207,33 +163,21 @@ public final class Replay implements Serializable {
 
   /** The replay's source, in batches of up to {@code maxLines} lines. */
   ReplaySource sourceInBatches(int maxLines) {
-    return source().inBatchesAtArrivalWatermark(maxLines);
+    return records.sourceInBatches(maxLines);
   }
 
   /** Where each line of the recording came from, when it knows. */
   Optional<LineOrigins> origins() {
-    return lines.origins();
+    return records.origins();
   }
 
   /** How far behind the newest event time a record may arrive and still be on time. */
   Duration maxOutOfOrderness() {
-    return maxOutOfOrderness;
+    return records.maxOutOfOrderness();
   }
 
   /** How the replay's windowing parses the recording's lines. */
-  ArrivedLineParser parser() {
-    return ArrivedLineParser.of(format, ClockSkewGuard.allowingFutureSkew(maxFutureSkew));
-  }
-
-  private ReplaySource source() {
-    ReplaySource source =
-        ReplaySource.of(lines, format, maxOutOfOrderness)
-            .withMaxFutureSkew(maxFutureSkew)
-            .withRate(linesPerSecond)
-            .withProgressEvery(progressEvery);
-    if (arrivalClock) {
-      return source.withArrivalClock(idleTimeout);
-    }
-    return partitionOf == null ? source : source.withPartitions(partitionOf, idleTimeout);
+  ArrivedLineParser<Event> parser() {
+    return records.parser();
   }
 }

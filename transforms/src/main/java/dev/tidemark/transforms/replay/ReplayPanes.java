@@ -1,16 +1,18 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -30,11 +32,15 @@ import org.apache.beam.sdk.values.TupleTagList;
  * ({@link GatherWindowRecordsFn}); one stateful step per key decides the panes ({@link
  * ReplayPanesFn}).
  *
+ * @param <K> the key the records are aggregated by
+ * @param <R> a record as the pane engine adds it ({@link ReplayRecordType})
+ * @param <LateT> what a record whose window had expired becomes
  * @param <AccumT> what {@code aggregate} keeps per window
  * @param <OutputT> what the aggregate of a pane is
  * @param <PaneT> what is emitted for a pane ({@link PaneFormat})
  */
-final class ReplayPanes<AccumT, OutputT, PaneT> extends PTransform<PBegin, PCollectionTuple> {
+final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
+    extends PTransform<PBegin, PCollectionTuple> {
 
   /** Lines per element from a replay's source: enough that the runner's cost per element fades. */
   static final int LINES_PER_BATCH = 512;
@@ -42,34 +48,60 @@ final class ReplayPanes<AccumT, OutputT, PaneT> extends PTransform<PBegin, PColl
   /** Each pane, as the pane format makes it. */
   final TupleTag<PaneT> panes = new TupleTag<>();
 
-  /** Records whose window had expired when they arrived, with the number of their input. */
-  final TupleTag<KV<Integer, LateRecord>> late = new TupleTag<>();
+  /** Records whose window had expired when they arrived, as the record type makes them. */
+  final TupleTag<LateT> late = new TupleTag<>();
 
   /** Lines that could not be used, with the reason. */
   final TupleTag<DeadLetter> deadLetters = ParseEvents.DEAD_LETTER;
 
-  private final List<KV<String, Replay>> inputs;
+  private final List<KV<String, PTransform<PBegin, PCollection<List<ArrivedLine>>>>> inputs;
+  private final ReplayRecordType<K, R, LateT> type;
   private final EventTimeWindowing windowing;
-  private final CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate;
-  private final PaneFormat<OutputT, PaneT> paneFormat;
+  private final CombineFn<R, AccumT, OutputT> aggregate;
+  private final PaneFormat<K, OutputT, PaneT> paneFormat;
   private final Coder<PaneT> paneCoder;
 
   /**
-   * @param inputs the recordings, each with the name of its steps; a record's input number is its
-   *     recording's place in this list
+   * @param inputs the recordings' readers, each with the name of its steps; a record's input number
+   *     is its recording's place in this list
+   * @param type how the lines of each input become records
    * @param paneFormat what the pane step emits for a pane, which {@code paneCoder} encodes
    */
   ReplayPanes(
-      List<KV<String, Replay>> inputs,
+      List<KV<String, PTransform<PBegin, PCollection<List<ArrivedLine>>>>> inputs,
+      ReplayRecordType<K, R, LateT> type,
       EventTimeWindowing windowing,
-      CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
-      PaneFormat<OutputT, PaneT> paneFormat,
+      CombineFn<R, AccumT, OutputT> aggregate,
+      PaneFormat<K, OutputT, PaneT> paneFormat,
       Coder<PaneT> paneCoder) {
     this.inputs = inputs;
+    this.type = type;
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.paneFormat = paneFormat;
     this.paneCoder = paneCoder;
+  }
+
+  /**
+   * The replay of tidemark's own events from {@code replays}, each with the name of its steps; a
+   * record's input number is its recording's place in the list.
+   */
+  static <AccumT, OutputT, PaneT>
+      ReplayPanes<EventKey, KV<Integer, Event>, KV<Integer, LateRecord>, AccumT, OutputT, PaneT>
+          ofEvents(
+              List<KV<String, Replay>> replays,
+              EventTimeWindowing windowing,
+              CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
+              PaneFormat<EventKey, OutputT, PaneT> paneFormat,
+              Coder<PaneT> paneCoder) {
+    List<KV<String, PTransform<PBegin, PCollection<List<ArrivedLine>>>>> inputs = new ArrayList<>();
+    List<ArrivedLineParser<Event>> parsers = new ArrayList<>();
+    for (KV<String, Replay> replay : replays) {
+      inputs.add(KV.of(replay.getKey(), replay.getValue().readInBatches(LINES_PER_BATCH)));
+      parsers.add(replay.getValue().parser());
+    }
+    return new ReplayPanes<>(
+        inputs, new EventRecordType(parsers), windowing, aggregate, paneFormat, paneCoder);
   }
 
   @Override
@@ -77,35 +109,33 @@ final class ReplayPanes<AccumT, OutputT, PaneT> extends PTransform<PBegin, PColl
     Coder<AccumT> accumulatorCoder;
     try {
       accumulatorCoder =
-          aggregate.getAccumulatorCoder(
-              begin.getPipeline().getCoderRegistry(),
-              KvCoder.of(VarIntCoder.of(), Event.Coder.of()));
+          aggregate.getAccumulatorCoder(begin.getPipeline().getCoderRegistry(), type.recordCoder());
     } catch (CannotProvideCoderException e) {
       throw new IllegalArgumentException("no coder for the accumulator of " + aggregate, e);
     }
-    TupleTag<KV<EventKey, WindowRecords<AccumT>>> gathered = new TupleTag<>();
-    PCollectionList<KV<EventKey, WindowRecords<AccumT>>> allGathered =
+    TupleTag<KV<K, WindowRecords<R, AccumT>>> gathered = new TupleTag<>();
+    PCollectionList<KV<K, WindowRecords<R, AccumT>>> allGathered =
         PCollectionList.empty(begin.getPipeline());
-    PCollectionList<KV<Integer, LateRecord>> allLate = PCollectionList.empty(begin.getPipeline());
+    PCollectionList<LateT> allLate = PCollectionList.empty(begin.getPipeline());
     PCollectionList<DeadLetter> allDead = PCollectionList.empty(begin.getPipeline());
     for (int input = 0; input < inputs.size(); input++) {
       String name = inputs.get(input).getKey();
-      Replay replay = inputs.get(input).getValue();
       PCollectionTuple split =
           begin
-              .apply("Read" + name, replay.readInBatches(LINES_PER_BATCH))
+              .apply("Read" + name, inputs.get(input).getValue())
               .apply(
                   "Gather" + name,
                   ParDo.of(
                           new GatherWindowRecordsFn<>(
-                              replay.parser(), input, windowing, aggregate, gathered, late))
+                              type, input, windowing, aggregate, gathered, late))
                       .withOutputTags(gathered, TupleTagList.of(late).and(deadLetters)));
       split
           .get(gathered)
           .setCoder(
               KvCoder.of(
-                  EventKey.Coder.of(), new WindowRecords.WindowRecordsCoder<>(accumulatorCoder)));
-      split.get(late).setCoder(KvCoder.of(VarIntCoder.of(), LateRecord.Coder.of()));
+                  type.keyCoder(),
+                  new WindowRecords.WindowRecordsCoder<>(type.recordCoder(), accumulatorCoder)));
+      split.get(late).setCoder(type.lateCoder());
       split.get(deadLetters).setCoder(DeadLetter.Coder.of());
       allGathered = allGathered.and(split.get(gathered));
       allLate = allLate.and(split.get(late));
@@ -116,7 +146,14 @@ final class ReplayPanes<AccumT, OutputT, PaneT> extends PTransform<PBegin, PColl
             .apply("AllInputs", Flatten.pCollections())
             .apply(
                 "DecidePanes",
-                ParDo.of(new ReplayPanesFn<>(windowing, aggregate, accumulatorCoder, paneFormat)));
+                ParDo.of(
+                    new ReplayPanesFn<>(
+                        windowing,
+                        aggregate,
+                        type.arrivalOrder(),
+                        type.recordCoder(),
+                        accumulatorCoder,
+                        paneFormat)));
     decided.setCoder(paneCoder);
     return PCollectionTuple.of(panes, decided)
         .and(late, allLate.apply("AllLate", Flatten.pCollections()))

@@ -1,19 +1,14 @@
 package dev.tidemark.transforms.replay;
 
-import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.KeyedPaneState;
 import dev.tidemark.transforms.windowing.PaneEngine;
 import dev.tidemark.transforms.windowing.WatermarkProgress;
 import dev.tidemark.transforms.windowing.WindowState;
 import java.time.Clock;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -49,40 +44,29 @@ import org.joda.time.Instant;
  * reports after them (Flink: in order on each channel, and a step's watermark is the minimum over
  * its channels; DirectRunner: a pending element holds its consumer's watermark). So when this
  * step's input watermark reaches X, every record with {@code W < X} is here. For that a record must
- * travel at the watermark it met: its element timestamp is W, not its event time (which the {@link
- * Event} carries). A record stamped with its event time would be behind the watermark when it is
- * out of order, and a record behind the watermark holds nothing: the DirectRunner's grouping in
- * front of a stateful step then lets the watermark overtake records late within the lateness, and
- * their windows would be reported twice. An event-time timer at {@code end - 1 ms + allowedLateness
- * + 1 ms} therefore fires only when every record of the window that is not expired is here: then
- * every pane is known, and so is which one is last. The panes of a window are emitted then, once
- * each. With no allowed lateness that is as soon as the window closes; with allowed lateness L, the
+ * travel at the watermark it met: its element timestamp is W, not its event time (which the record
+ * carries). A record stamped with its event time would be behind the watermark when it is out of
+ * order, and a record behind the watermark holds nothing: the DirectRunner's grouping in front of a
+ * stateful step then lets the watermark overtake records late within the lateness, and their
+ * windows would be reported twice. An event-time timer at {@code end - 1 ms + allowedLateness + 1
+ * ms} therefore fires only when every record of the window that is not expired is here: then every
+ * pane is known, and so is which one is last. The panes of a window are emitted then, once each.
+ * With no allowed lateness that is as soon as the window closes; with allowed lateness L, the
  * replay's event time must pass {@code end + L} first, which a replay does at the speed it reads.
  *
  * <p>State is released when a window's panes are emitted, so memory follows the windows open at one
  * time (those within {@code maxOutOfOrderness + size + allowedLateness} of the replay's watermark),
  * not the length of the recording. Once a key has no open window, it has no state and no timer.
  */
-final class ReplayPanesFn<AccumT, OutputT, PaneT>
-    extends DoFn<KV<EventKey, WindowRecords<AccumT>>, PaneT> {
-
-  private static final Comparator<KV<Integer, Event>> BY_ARRIVAL =
-      Comparator.<KV<Integer, Event>, Long>comparing(
-              record -> record.getValue().arrivalWatermark().getMillis())
-          .thenComparing(KV::getKey)
-          .thenComparing(record -> record.getValue().position());
-
-  /** Late records in the order a live run would have seen them: by arrival watermark, then line. */
-  static final SerializableComparator<KV<Integer, Event>> ARRIVAL_ORDER =
-      (a, b) -> BY_ARRIVAL.compare(a, b);
+final class ReplayPanesFn<K, R, AccumT, OutputT, PaneT>
+    extends DoFn<KV<K, WindowRecords<R, AccumT>>, PaneT> {
 
   private static final String OPEN_WINDOWS = "openWindows";
   private static final String DEADLINE_TIMERS = "deadlines";
   private static final String FLUSH_TIMERS = "idleFlushes";
 
   @StateId(OPEN_WINDOWS)
-  private final StateSpec<MapState<Instant, WindowState<KV<Integer, Event>, AccumT>>>
-      openWindowsSpec;
+  private final StateSpec<MapState<Instant, WindowState<R, AccumT>>> openWindowsSpec;
 
   /** One event-time timer per open window, tagged with its start: when it closes, then expires. */
   @TimerFamily(DEADLINE_TIMERS)
@@ -92,22 +76,22 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
   @TimerFamily(FLUSH_TIMERS)
   private final TimerSpec flushTimersSpec = TimerSpecs.timerMap(TimeDomain.PROCESSING_TIME);
 
-  private final PaneEngine<KV<Integer, Event>, AccumT, OutputT> engine;
-  private final PaneFormat<OutputT, PaneT> format;
+  private final PaneEngine<R, AccumT, OutputT> engine;
+  private final PaneFormat<K, OutputT, PaneT> format;
   private transient WatermarkProgress watermarkProgress;
 
   ReplayPanesFn(
       EventTimeWindowing windowing,
-      CombineFn<KV<Integer, Event>, AccumT, OutputT> aggregate,
+      CombineFn<R, AccumT, OutputT> aggregate,
+      SerializableComparator<R> arrivalOrder,
+      Coder<R> recordCoder,
       Coder<AccumT> accumulatorCoder,
-      PaneFormat<OutputT, PaneT> format) {
-    this.engine = PaneEngine.replay(windowing, aggregate, ARRIVAL_ORDER);
+      PaneFormat<K, OutputT, PaneT> format) {
+    this.engine = PaneEngine.replay(windowing, aggregate, arrivalOrder);
     this.format = format;
     this.openWindowsSpec =
         StateSpecs.map(
-            InstantCoder.of(),
-            WindowState.WindowStateCoder.of(
-                KvCoder.of(VarIntCoder.of(), Event.Coder.of()), accumulatorCoder));
+            InstantCoder.of(), WindowState.WindowStateCoder.of(recordCoder, accumulatorCoder));
   }
 
   @Setup
@@ -117,22 +101,21 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
 
   @ProcessElement
   public void processElement(
-      @Element KV<EventKey, WindowRecords<AccumT>> element,
-      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
+      @Element KV<K, WindowRecords<R, AccumT>> element,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<R, AccumT>> openWindows,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes) {
-    WindowRecords<AccumT> records = element.getValue();
+    WindowRecords<R, AccumT> records = element.getValue();
     String tag = KeyedPaneState.tag(records.windowStart);
     watermarkProgress.observe(deadlines.get(tag).getCurrentRelativeTime(), Clock.systemUTC());
-    @Nullable WindowState<KV<Integer, Event>, AccumT> open =
-        openWindows.get(records.windowStart).read();
+    @Nullable WindowState<R, AccumT> open = openWindows.get(records.windowStart).read();
     if (open == null) {
       open = engine.open(records.windowStart);
       deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
     boolean wasArmed = KeyedPaneState.flushArmed(open);
     engine.addOnTime(open, records.onTime, records.onTimeRecords);
-    for (KV<Integer, Event> late : records.lateWithinLateness) {
+    for (R late : records.lateWithinLateness) {
       engine.addLateWithinLateness(open, late);
     }
     KeyedPaneState.armFlush(open, wasArmed, flushes);
@@ -148,13 +131,13 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
   @OnTimerFamily(DEADLINE_TIMERS)
   public void onDeadline(
       @TimerId String tag,
-      @Key EventKey key,
+      @Key K key,
       @Timestamp Instant deadline,
-      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<R, AccumT>> openWindows,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       OutputReceiver<PaneT> out) {
-    @Nullable WindowState<KV<Integer, Event>, AccumT> open =
+    @Nullable WindowState<R, AccumT> open =
         openWindows.get(KeyedPaneState.windowStartOf(tag)).read();
     if (open == null) {
       return;
@@ -173,8 +156,8 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
   @OnTimerFamily(FLUSH_TIMERS)
   public void onIdleFlush(
       @TimerId String tag,
-      @Key EventKey key,
-      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<KV<Integer, Event>, AccumT>> openWindows,
+      @Key K key,
+      @StateId(OPEN_WINDOWS) MapState<Instant, WindowState<R, AccumT>> openWindows,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       OutputReceiver<PaneT> out) {
@@ -186,7 +169,7 @@ final class ReplayPanesFn<AccumT, OutputT, PaneT>
         out);
   }
 
-  private void emit(EventKey key, List<PaneEngine.Pane<OutputT>> panes, OutputReceiver<PaneT> out) {
+  private void emit(K key, List<PaneEngine.Pane<OutputT>> panes, OutputReceiver<PaneT> out) {
     for (PaneEngine.Pane<OutputT> pane : panes) {
       out.output(format.of(key, pane.pane(), pane.value()));
     }
