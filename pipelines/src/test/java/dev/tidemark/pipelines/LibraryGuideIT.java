@@ -3,6 +3,7 @@ package dev.tidemark.pipelines;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.is;
 
 import dev.tidemark.transforms.testing.ChildJvms;
 import java.io.IOException;
@@ -20,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The library guide, {@code docs/library.md}, works as a user follows it: the library installed
  * with {@code mvn install}, then a new Maven project made of nothing but the guide's {@code
- * pom.xml} and its code (the imports, the code, the {@code main}) compiles against it, from Maven
- * Central and the local repository, and prints what the guide says it prints.
+ * pom.xml} and its code (the short path's imports, code and {@code main}, the own-type section's
+ * imports and code, the SQL section's code) compiles against it, from Maven Central and the local
+ * repository, and prints what the guide says it prints.
  */
 class LibraryGuideIT {
 
@@ -38,19 +40,27 @@ class LibraryGuideIT {
     Files.writeString(project.resolve("pom.xml"), xml.get(0));
     Path source = project.resolve("src/main/java/example/CountClicks.java");
     Files.createDirectories(source.getParent());
+    // The short path's imports, code and main, as a class of their own.
     Files.writeString(
         source,
         "package example;\n\n"
-            + java.get(0)
+            + blockWith(java, "import dev.tidemark.transforms.parse.CsvEventFormat;")
             + "\npublic class CountClicks {\n"
-            + java.get(1)
+            + blockWith(java, "static PCollectionTuple countClicks(")
             + "\n"
-            + java.get(2)
+            + blockWith(java, "public static void main(")
+            + "}\n");
+
+    // The own-type section's imports and code, compiled beside it.
+    Files.writeString(
+        source.resolveSibling("ClickStats.java"),
+        "package example;\n\n"
+            + blockWith(java, "import dev.tidemark.transforms.parse.RecordFormat;")
+            + "\npublic class ClickStats {\n"
+            + blockWith(java, "static final RecordFormat<Click> CLICKS")
             + "}\n");
 
     // The SQL section's code, compiled beside it with the imports it names.
-    String sql =
-        java.stream().filter(block -> block.contains("SqlPerWindow.of(")).findFirst().orElseThrow();
     Files.writeString(
         source.resolveSibling("BytesPerHost.java"),
         "package example;\n\n"
@@ -61,7 +71,7 @@ class LibraryGuideIT {
             + "import org.apache.beam.sdk.values.Row;\n"
             + "import org.joda.time.Duration;\n\n"
             + "public class BytesPerHost {\n"
-            + sql
+            + blockWith(java, "SqlPerWindow.of(")
             + "}\n");
 
     Path copy = copyOfTheLibrarysSources();
@@ -121,6 +131,13 @@ class LibraryGuideIT {
       }
     }
     return copy;
+  }
+
+  /** The one block of {@code blocks} that holds {@code text}. */
+  private static String blockWith(List<String> blocks, String text) {
+    List<String> holding = blocks.stream().filter(block -> block.contains(text)).toList();
+    assertThat("blocks of the guide with " + text, holding.size(), is(1));
+    return holding.get(0);
   }
 
   /** The fenced blocks of {@code language} in {@code text}, in order. */
