@@ -166,7 +166,7 @@ class ClickStatsExampleTest {
     PAssert.that(finalStats(stats.get(PER_PAGE.panes())))
         .containsInAnyOrder(
             "/home 3 clicks 1300 ms longest 900", "/cart 1 clicks 50 ms longest 50");
-    PAssert.that(tooLate(stats.get(PER_PAGE.expired()))).containsInAnyOrder("u5");
+    PAssert.that(tooLate(stats.get(PER_PAGE.expired()))).containsInAnyOrder("u5 late by 40000 ms");
     PAssert.that(reasons(stats.get(ParseRecords.DEAD_LETTER)))
         .containsInAnyOrder(
             "not a click: Unrecognized token 'not': was expecting (JSON String, Number, Array,"
@@ -192,7 +192,7 @@ class ClickStatsExampleTest {
             json("u6", "/home", 14_000, 1),
             // Late within the lateness: a LATE pane of [0 s, 10 s).
             json("u4", "/home", 4_000, 100),
-            // The watermark goes to 43 s: [0 s, 10 s) expires.
+            // The watermark goes to 2 s and 1 ms behind it: [0 s, 10 s) expires.
             json("u7", "/cart", 45_000, 7),
             // Too late.
             json("u5", "/home", 5_000, 5_000)));
@@ -217,7 +217,7 @@ class ClickStatsExampleTest {
                     MapElements.into(TypeDescriptors.longs())
                         .via(pane -> pane.getValue().getValue().clicks())))
         .containsInAnyOrder(3L);
-    PAssert.that(tooLate(stats.get(replay.expired()))).containsInAnyOrder("u5");
+    PAssert.that(tooLate(stats.get(replay.expired()))).containsInAnyOrder("u5 late by 37999 ms");
     PAssert.that(
             stats
                 .get(RecordReplayPerWindow.DEAD_LETTER)
@@ -278,7 +278,12 @@ class ClickStatsExampleTest {
     return expired.apply(
         "TooLateUsers",
         MapElements.into(TypeDescriptors.strings())
-            .via((KV<String, Expired<Click>> late) -> late.getValue().value().userId()));
+            .via(
+                (KV<String, Expired<Click>> late) ->
+                    late.getValue().value().userId()
+                        + " late by "
+                        + late.getValue().lateBy().getMillis()
+                        + " ms"));
   }
 
   private static PCollection<String> reasons(PCollection<DeadLetter> deadLetters) {

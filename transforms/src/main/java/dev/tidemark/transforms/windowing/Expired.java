@@ -9,11 +9,13 @@ import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.StructuredCoder;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
- * A value that reached {@link AggregatePerWindow} after its window had expired, captured instead of
- * dropped: the value, its event time, its window and the watermark that judged it.
+ * A value that reached {@link AggregatePerWindow}, or a replay of a user's own records, after its
+ * window had expired, captured instead of dropped: the value, its event time, its window and the
+ * watermark that judged it.
  *
  * @param <V> the value's type
  */
@@ -24,6 +26,11 @@ public record Expired<V>(V value, Instant eventTime, IntervalWindow window, Inst
     Objects.requireNonNull(eventTime, "eventTime");
     Objects.requireNonNull(window, "window");
     Objects.requireNonNull(watermark, "watermark");
+  }
+
+  /** How far behind the watermark that judged it the value's event time was. */
+  public Duration lateBy() {
+    return new Duration(eventTime, watermark);
   }
 
   /** The coder of {@link Expired}, from the coder of its value. */
