@@ -1,9 +1,12 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 
 import dev.tidemark.transforms.testing.ChildJvms;
 import java.io.IOException;
@@ -51,7 +54,7 @@ class LibraryGuideIT {
             + blockWith(java, "public static void main(")
             + "}\n");
 
-    // The own-type section's imports and code, compiled beside it.
+    // The own-type section's imports and code beside it, and its test class.
     Files.writeString(
         source.resolveSibling("ClickStats.java"),
         "package example;\n\n"
@@ -59,6 +62,9 @@ class LibraryGuideIT {
             + "\npublic class ClickStats {\n"
             + blockWith(java, "static final RecordFormat<Click> CLICKS")
             + "}\n");
+    Path test = project.resolve("src/test/java/example/ClickStatsTest.java");
+    Files.createDirectories(test.getParent());
+    Files.writeString(test, "package example;\n\n" + blockWith(java, "class ClickStatsTest {"));
 
     // The SQL section's code, compiled beside it with the imports it names.
     Files.writeString(
@@ -86,22 +92,34 @@ class LibraryGuideIT {
         "-Dmdep.outputFile=cp.txt");
     String classPath =
         project.resolve("target/classes") + ":" + Files.readString(project.resolve("cp.txt"));
-    // On the DirectRunner, then on embedded Flink: the guide's pom brings both runners.
-    for (List<String> runner : List.of(List.<String>of(), List.of("--runner=FlinkRunner"))) {
-      List<String> command = new ArrayList<>(List.of("-cp", classPath, "example.CountClicks"));
-      command.addAll(runner);
-      List<String> printed =
-          run(
-              project,
-              ChildJvms.java(command.toArray(String[]::new)).command().toArray(String[]::new));
-      assertThat(
-          String.join("\n", printed),
-          printed,
-          hasItems(
-              "01: 2 in [2020-04-10T03:32:45.000Z, 2020-04-10T03:32:50.000Z) ON_TIME",
-              "dead letter: not a click (expected 2 comma-separated fields (key,epochMillis), found"
-                  + " 1)"));
-    }
+    List<String> printed =
+        run(
+            project,
+            ChildJvms.java("-cp", classPath, "example.CountClicks")
+                .command()
+                .toArray(String[]::new));
+    assertThat(
+        String.join("\n", printed),
+        printed,
+        hasItems(
+            "01: 2 in [2020-04-10T03:32:45.000Z, 2020-04-10T03:32:50.000Z) ON_TIME",
+            "dead letter: not a click (expected 2 comma-separated fields (key,epochMillis), found"
+                + " 1)"));
+
+    // The guide's test, on the DirectRunner, then on embedded Flink with the guide's profile.
+    Path report = project.resolve("target/surefire-reports/TEST-example.ClickStatsTest.xml");
+    run(project, "mvn", "-B", "-q", "test");
+    assertThat(
+        Files.readString(report),
+        allOf(everyTestPassed(2), not(containsString("TestFlinkRunner"))));
+    run(project, "mvn", "-B", "-q", "test", "-Pflink");
+    assertThat(
+        Files.readString(report), allOf(everyTestPassed(2), containsString("TestFlinkRunner")));
+  }
+
+  /** A surefire report of {@code tests} tests, none failed, in error or skipped. */
+  private static org.hamcrest.Matcher<String> everyTestPassed(int tests) {
+    return containsString("tests=\"" + tests + "\" errors=\"0\" skipped=\"0\" failures=\"0\"");
   }
 
   /**

@@ -50,12 +50,6 @@ import org.joda.time.Duration;
 public final class ParseRecords<InputT, T>
     extends PTransform<PCollection<InputT>, WithFailures.Result<PCollection<T>, DeadLetter>> {
 
-  /**
-   * The tag of dead letters wherever tidemark's steps put them in a {@code PCollectionTuple}: for
-   * {@code failures()} beside a window step's outputs, as the replays have them.
-   */
-  public static final TupleTag<DeadLetter> DEAD_LETTER = ParseEvents.DEAD_LETTER;
-
   private final RecordFormat<T> format;
   private final Coder<T> coder;
   private final SerializableFunction<InputT, ArrivedLine> toArrivedLine;

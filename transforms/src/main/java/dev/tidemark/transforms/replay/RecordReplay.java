@@ -34,12 +34,11 @@ import org.joda.time.Duration;
  *             RecordFormat.json(Click.class, click -> new Instant(click.tsMillis())),
  *             SerializableCoder.of(Click.class))
  *         .withMaxOutOfOrderness(Duration.standardSeconds(2));
- * RecordReplayPerWindow<String, Click, Long> perPage =
- *     clicks.aggregatePerWindow(windowing, Click::page, StringUtf8Coder.of(), clickCount);
- * PCollectionTuple out = pipeline.apply(perPage);
- * out.get(perPage.panes());      // KV(page, KV(pane, count)), one per pane
- * out.get(perPage.expired());    // KV(page, Expired(click, event time, window, watermark))
- * out.get(RecordReplayPerWindow.DEAD_LETTER); // lines that are no click, with the reason
+ * PerWindowResult<String, Click, Long> perPage =
+ *     pipeline.apply(clicks.aggregatePerWindow(windowing, Click::page, StringUtf8Coder.of(), count));
+ * perPage.finalPanes();   // one KeyedPane(page, pane, count) per page and window
+ * perPage.expired();      // KV(page, Expired(click, event time, window, watermark))
+ * perPage.deadLetters();  // lines that are no click, with the reason
  * }</pre>
  *
  * @param <T> what a line is parsed into

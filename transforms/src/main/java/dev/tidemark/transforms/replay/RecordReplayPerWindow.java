@@ -1,42 +1,35 @@
 package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.ArrivedLine;
-import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.WindowPane;
-import dev.tidemark.transforms.parse.ParseRecords;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.Expired;
+import dev.tidemark.transforms.windowing.KeyedPane;
+import dev.tidemark.transforms.windowing.PerWindowResult;
 import java.util.List;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * A recording of your own records aggregated per key and window with the replay's rules ({@link
- * RecordReplay#aggregatePerWindow}): {@link #panes()}, {@link #expired()} and {@link #DEAD_LETTER},
- * the outputs {@code AggregatePerWindow} gives a live run, so one pipeline's downstream steps take
- * either. Every line is in exactly one place: the final pane of its window, {@link #expired()}, or
- * {@link #DEAD_LETTER}.
+ * RecordReplay#aggregatePerWindow}), in a {@link PerWindowResult}, as {@code
+ * AggregatePerWindow.intoResult} gives a live run's, so one pipeline's downstream steps take
+ * either. Every line is in exactly one place: the final pane of its window, the expired records, or
+ * the dead letters.
  *
  * @param <K> the key
  * @param <T> the record
  * @param <OutputT> what a pane carries
  */
 public final class RecordReplayPerWindow<K, T, OutputT>
-    extends PTransform<PBegin, PCollectionTuple> {
+    extends PTransform<PBegin, PerWindowResult<K, T, OutputT>> {
 
-  /** Lines that are no record, with the reason: {@link ParseRecords#DEAD_LETTER}. */
-  public static final TupleTag<DeadLetter> DEAD_LETTER = ParseRecords.DEAD_LETTER;
-
-  private final TupleTag<KV<K, KV<WindowPane, OutputT>>> panes = new TupleTag<>();
-  private final TupleTag<KV<K, Expired<T>>> expired = new TupleTag<>();
   private final PTransform<PBegin, PCollection<List<ArrivedLine>>> read;
   private final KeyedRecordType<K, T> type;
   private final EventTimeWindowing windowing;
@@ -53,18 +46,8 @@ public final class RecordReplayPerWindow<K, T, OutputT>
     this.aggregate = aggregate;
   }
 
-  /** Each pane: the key, and the pane with the aggregate of its window so far. */
-  public TupleTag<KV<K, KV<WindowPane, OutputT>>> panes() {
-    return panes;
-  }
-
-  /** Records whose window had expired at the watermark they met, with that watermark. */
-  public TupleTag<KV<K, Expired<T>>> expired() {
-    return expired;
-  }
-
   @Override
-  public PCollectionTuple expand(PBegin begin) {
+  public PerWindowResult<K, T, OutputT> expand(PBegin begin) {
     CombineValuesFn<ArrivedRecord<T>, T, ?, OutputT> ofValues =
         new CombineValuesFn<>(aggregate, ArrivedRecord::value, type.valueCoder());
     Coder<OutputT> outputCoder;
@@ -73,18 +56,18 @@ public final class RecordReplayPerWindow<K, T, OutputT>
     } catch (CannotProvideCoderException e) {
       throw new IllegalArgumentException("no coder for the output of " + aggregate, e);
     }
-    ReplayPanes<K, ArrivedRecord<T>, KV<K, Expired<T>>, ?, OutputT, KV<K, KV<WindowPane, OutputT>>>
-        decide =
-            new ReplayPanes<>(
-                List.of(KV.of("", read)),
-                type,
-                windowing,
-                ofValues,
-                PaneFormat.keyed(),
-                KvCoder.of(type.keyCoder(), KvCoder.of(WindowPane.Coder.of(), outputCoder)));
+    ReplayPanes<K, ArrivedRecord<T>, KV<K, Expired<T>>, ?, OutputT, KeyedPane<K, OutputT>> decide =
+        new ReplayPanes<>(
+            List.of(KV.of("", read)),
+            type,
+            windowing,
+            ofValues,
+            KeyedPane::new,
+            KeyedPane.KeyedPaneCoder.of(type.keyCoder(), outputCoder));
     PCollectionTuple decided = begin.apply("AggregatePanes", decide);
-    return PCollectionTuple.of(panes, decided.get(decide.panes))
-        .and(expired, decided.get(decide.late))
-        .and(DEAD_LETTER, decided.get(decide.deadLetters));
+    return PerWindowResult.of(
+        decided.get(decide.panes),
+        decided.get(decide.late),
+        PCollectionList.of(decided.get(decide.deadLetters)));
   }
 }

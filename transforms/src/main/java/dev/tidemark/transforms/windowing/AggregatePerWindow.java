@@ -220,6 +220,43 @@ public final class AggregatePerWindow<K, V, OutputT>
     };
   }
 
+  /**
+   * Aggregates with {@code aggregate} in {@code windowing}'s windows, with the outputs in one
+   * {@link PerWindowResult}, to apply inline: each pane as a {@link KeyedPane}, the final ones on
+   * their own ({@link PerWindowResult#finalPanes()}), and the expired values, with no tags to keep.
+   * Its key and value types come from the collection it is applied to.
+   */
+  public static <K, V, OutputT>
+      PTransform<PCollection<KV<K, V>>, PerWindowResult<K, V, OutputT>> intoResult(
+          EventTimeWindowing windowing, CombineFn<V, ?, OutputT> aggregate) {
+    return new AggregatePerWindow<K, V, OutputT>(windowing, aggregate).new AsResult();
+  }
+
+  /** The transform of {@link #intoResult}, named as this aggregation is. */
+  private final class AsResult
+      extends PTransform<PCollection<KV<K, V>>, PerWindowResult<K, V, OutputT>> {
+
+    private AsResult() {
+      super(AggregatePerWindow.this.getName());
+    }
+
+    @Override
+    public PerWindowResult<K, V, OutputT> expand(PCollection<KV<K, V>> input) {
+      TupleTag<KeyedPane<K, OutputT>> typedPanes = new TupleTag<>();
+      TupleTag<KV<K, Expired<V>>> expiredValues = new TupleTag<>();
+      PCollectionTuple decided =
+          decideValues(
+              input,
+              kvCoderOf(input),
+              aggregate,
+              new PaneOutputs.Typed<>(typedPanes, expiredValues));
+      return PerWindowResult.of(
+          decided.get(typedPanes),
+          decided.get(expiredValues),
+          PCollectionList.empty(input.getPipeline()));
+    }
+  }
+
   /** The outputs of {@link #panes()} and {@link #expired()}. */
   private PaneOutputs.Keyed<K, V, OutputT> keyed() {
     return new PaneOutputs.Keyed<>(panes, expired);

@@ -80,4 +80,35 @@ abstract class PaneOutputs<K, V, OutputT, PaneT, ExpiredT> implements Serializab
       return KvCoder.of(keyCoder, Expired.ExpiredCoder.of(valueCoder));
     }
   }
+
+  /** The outputs of {@link AggregatePerWindow#intoResult}: typed panes, and the expired values. */
+  static final class Typed<K, V, OutputT>
+      extends PaneOutputs<K, V, OutputT, KeyedPane<K, OutputT>, KV<K, Expired<V>>> {
+
+    private static final long serialVersionUID = 1L;
+
+    Typed(TupleTag<KeyedPane<K, OutputT>> panes, TupleTag<KV<K, Expired<V>>> expired) {
+      super(panes, expired);
+    }
+
+    @Override
+    KeyedPane<K, OutputT> pane(K key, WindowPane pane, OutputT value) {
+      return new KeyedPane<>(key, pane, value);
+    }
+
+    @Override
+    KV<K, Expired<V>> expired(K key, Expired<V> value) {
+      return KV.of(key, value);
+    }
+
+    @Override
+    Coder<KeyedPane<K, OutputT>> paneCoder(Coder<K> keyCoder, Coder<OutputT> outputCoder) {
+      return KeyedPane.KeyedPaneCoder.of(keyCoder, outputCoder);
+    }
+
+    @Override
+    Coder<KV<K, Expired<V>>> expiredCoder(Coder<K> keyCoder, Coder<V> valueCoder) {
+      return KvCoder.of(keyCoder, Expired.ExpiredCoder.of(valueCoder));
+    }
+  }
 }

@@ -12,6 +12,8 @@ import dev.tidemark.transforms.testing.InMemoryLines;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.CoderProperties;
@@ -21,8 +23,9 @@ import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * The replay's checkpoints: a restored reader must go on where the checkpointed one stopped. (The
- * coder of the state of its windows is tested with the engine, in {@code PaneEngineTest}.)
+ * The replay's checkpoints: a restored reader must go on where the checkpointed one stopped; and
+ * what its steps send each other keeps every field. (The coder of the state of its windows is
+ * tested with the engine, in {@code PaneEngineTest}.)
  */
 class ReplayStateCodersTest {
 
@@ -77,5 +80,25 @@ class ReplayStateCodersTest {
     // Held by "b", 3 s behind "a".
     assertThat(
         first.getWatermark(), equalTo(new Instant(1_600_000_000_000L + 5 * 500L - 3000 - 1)));
+  }
+
+  @Test
+  void aUsersRecordsTravelBetweenTheReplaysStepsWithTheirArrival() throws Exception {
+    ArrivedRecord<String> record =
+        new ArrivedRecord<>("click", new Instant(1_000L), new Instant(500L), 7L);
+    ArrivedRecord.ArrivedRecordCoder<String> coder =
+        new ArrivedRecord.ArrivedRecordCoder<>(StringUtf8Coder.of());
+    CoderProperties.coderDecodeEncodeEqual(coder, record);
+    CoderProperties.coderSerializable(coder);
+
+    WindowRecords<ArrivedRecord<String>, Long> window = new WindowRecords<>(new Instant(0L), 3L);
+    window.onTimeRecords = 3;
+    window.lateWithinLateness.add(record);
+    WindowRecords<ArrivedRecord<String>, Long> decoded =
+        CoderUtils.clone(new WindowRecords.WindowRecordsCoder<>(coder, VarLongCoder.of()), window);
+    assertThat(decoded.windowStart, equalTo(window.windowStart));
+    assertThat(decoded.onTime, equalTo(3L));
+    assertThat(decoded.onTimeRecords, equalTo(3L));
+    assertThat(decoded.lateWithinLateness, equalTo(List.of(record)));
   }
 }
