@@ -5,10 +5,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.windowing.Expired;
 import java.io.IOException;
 import java.io.StringWriter;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -89,18 +90,18 @@ final class JsonLines {
   }
 
   /** A late record: {@code "type":"late"}, where it belonged and the watermark it met. */
-  static String late(LateRecord late) {
+  static String late(Expired<Event> late) {
     return object(
         json -> {
           json.writeStringField("type", "late");
-          json.writeStringField("key", late.key().text());
+          json.writeStringField("key", late.value().key().text());
           json.writeNumberField("eventTime", late.eventTime().getMillis());
-          json.writeNumberField("windowStart", late.windowStart().getMillis());
-          json.writeNumberField("windowEnd", late.windowEnd().getMillis());
+          json.writeNumberField("windowStart", late.window().start().getMillis());
+          json.writeNumberField("windowEnd", late.window().end().getMillis());
           json.writeNumberField("watermark", late.watermark().getMillis());
           json.writeNumberField("lateByMillis", late.lateBy().getMillis());
-          json.writeStringField("record", late.record());
-          writeSource(json, late.source());
+          json.writeStringField("record", late.value().raw());
+          writeSource(json, late.value().source());
         });
   }
 

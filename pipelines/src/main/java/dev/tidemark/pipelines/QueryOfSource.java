@@ -8,7 +8,6 @@ import dev.tidemark.transforms.model.ColumnValuesCoder;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.replay.AggregateReplayPerWindow;
@@ -19,6 +18,7 @@ import dev.tidemark.transforms.sql.WindowedQuery;
 import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -75,7 +75,7 @@ final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
               CountPerWindow.LATE,
               decided
                   .get(CountPerWindow.LATE)
-                  .apply("LateRows", Filter.by(late -> !query.isFiltered(late.key()))))
+                  .apply("LateRows", Filter.by(late -> !query.isFiltered(late.value().key()))))
           .and(ParseEvents.DEAD_LETTER, decided.get(ParseEvents.DEAD_LETTER));
     }
     AggregatePerWindow<EventKey, Event, List<@Nullable Object>> aggregate =
@@ -98,7 +98,7 @@ final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
               .apply("DecidePanes", aggregate);
       dead = parsed.get(ParseEvents.DEAD_LETTER);
     }
-    PCollection<LateRecord> late =
+    PCollection<Expired<Event>> late =
         decided.get(aggregate.expired()).apply("LateRows", LateRows.of(query));
     return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
         .and(CountPerWindow.LATE, late)

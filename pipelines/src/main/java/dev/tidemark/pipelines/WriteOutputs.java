@@ -4,8 +4,9 @@ import dev.tidemark.pipelines.io.Lines;
 import dev.tidemark.pipelines.io.Sink;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.SourcePosition;
+import dev.tidemark.transforms.windowing.Expired;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PCollection;
@@ -34,11 +35,12 @@ final class WriteOutputs {
   }
 
   /** Writes late records as JSON lines, each keyed by where it came from, if known. */
-  static void late(String name, PCollection<LateRecord> late, Sink sink) {
+  static void late(String name, PCollection<Expired<Event>> late, Sink sink) {
     late.apply(
         "WriteLate" + name,
         sink.write(
-            "late" + name, new Lines<>(JsonLines::late, record -> position(record.source()))));
+            "late" + name,
+            new Lines<>(JsonLines::late, record -> position(record.value().source()))));
   }
 
   /** Writes dead letters as JSON lines, each keyed by where it came from, if known. */

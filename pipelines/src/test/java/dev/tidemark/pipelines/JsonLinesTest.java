@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tidemark.transforms.join.JoinedRecord;
 import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
+import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.Expired;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -119,14 +122,18 @@ class JsonLinesTest {
     SourcePosition kafka = new SourcePosition("clicks", 2, 41);
     assertThat(
         JsonLines.late(
-            new LateRecord(
-                EventKey.of("01"),
+            new Expired<>(
+                new Event(
+                    EventKey.of("01"),
+                    START.plus(100),
+                    0,
+                    "01,x",
+                    Watermarks.MIN,
+                    Event.UNKNOWN_POSITION,
+                    kafka),
                 START.plus(100),
-                START,
-                START.plus(5000),
-                START.plus(9000),
-                "01,x",
-                kafka)),
+                new IntervalWindow(START, START.plus(5000)),
+                START.plus(9000))),
         equalTo(
             "{\"type\":\"late\",\"key\":\"01\",\"eventTime\":1586489565100,"
                 + "\"windowStart\":1586489565000,\"windowEnd\":1586489570000,"

@@ -5,12 +5,13 @@ import static org.hamcrest.Matchers.containsString;
 
 import dev.tidemark.transforms.io.kafka.IdleAwareTimestampPolicyFactory;
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
@@ -106,7 +107,10 @@ class CountClicksExampleTest {
     PAssert.that(
             counted
                 .get(CountPerWindow.LATE)
-                .apply("Late", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record)))
+                .apply(
+                    "Late",
+                    MapElements.into(TypeDescriptors.strings())
+                        .via((Expired<Event> late) -> late.value().raw())))
         .containsInAnyOrder("01,1586489568000");
     PAssert.that(
             counted

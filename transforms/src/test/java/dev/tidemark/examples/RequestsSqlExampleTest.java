@@ -82,7 +82,8 @@ class RequestsSqlExampleTest {
     PAssert.that(
             out.get(SqlPerWindow.LATE)
                 .apply(
-                    "LateRows", MapElements.into(TypeDescriptors.strings()).via(r -> r.record())))
+                    "LateRows",
+                    MapElements.into(TypeDescriptors.strings()).via(r -> r.value().raw())))
         .containsInAnyOrder("{\"host\":\"web-1\",\"status\":\"200\",\"bytes\":900}");
     pipeline.run().waitUntilFinish();
     // GUIDE-SQL-TEST-END

@@ -4,13 +4,14 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.tidemark.transforms.io.BatchingUnboundedSource;
-import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.io.Serializable;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -78,7 +79,10 @@ class BusyInputWatermarkTest {
                 ParseEvents.with(CsvEventFormat.keyAndTime()).inTheGatheringStep(),
                 ParseEvents.DEAD_LETTER))
         .get(CountPerWindow.LATE)
-        .apply("Record", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(
+            "Record",
+            MapElements.into(TypeDescriptors.strings())
+                .via((Expired<Event> record) -> record.value().raw()))
         .apply("Collect", late.sink());
     PipelineResult result = pipeline.run();
     try {

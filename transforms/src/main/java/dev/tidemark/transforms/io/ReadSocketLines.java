@@ -52,6 +52,11 @@ import org.joda.time.Instant;
  * --shutdownSourcesAfterIdleMs=9223372036854775807}: otherwise Flink ends the Impulse that starts
  * this source at once, the end of that input pushes the maximum watermark past the source's own,
  * and every line arrives late. tidemark's pipelines set it; with checkpointing it is the default.
+ * With it, a Flink job does not end when the sender closes, even with {@link #endWhenClosed}: every
+ * window fires and reaches its sink, but Beam's FlinkRunner keeps the Impulse alive (ending it
+ * would drop the reader's pending timers). Cancel the job once its output is there; tidemark's
+ * {@code count} and {@code metrics} do so themselves when Flink's REST API says every operator has
+ * seen the end of its input.
  *
  * <p>What it does not: a socket is not replayable. Lines sent while the job is down, and lines
  * received but not yet emitted when a worker fails, are lost; checkpoints cannot bring them back.

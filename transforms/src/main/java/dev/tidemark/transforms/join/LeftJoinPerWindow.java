@@ -3,7 +3,6 @@ package dev.tidemark.transforms.join;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.Expired;
@@ -59,10 +58,10 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
   public static final TupleTag<JoinedRecord> JOINED = new TupleTag<JoinedRecord>() {};
 
   /** Output: left records that came after their window expired. */
-  public static final TupleTag<LateRecord> LATE_LEFT = new TupleTag<LateRecord>() {};
+  public static final TupleTag<Expired<Event>> LATE_LEFT = new TupleTag<Expired<Event>>() {};
 
   /** Output: right records that came after their window expired. */
-  public static final TupleTag<LateRecord> LATE_RIGHT = new TupleTag<LateRecord>() {};
+  public static final TupleTag<Expired<Event>> LATE_RIGHT = new TupleTag<Expired<Event>>() {};
 
   /**
    * Output of {@link #ofSides} when a side is batches: the records that its parser had no event
@@ -135,14 +134,16 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
                     .withOutputTags(LATE_LEFT, TupleTagList.of(LATE_RIGHT)));
     PCollectionTuple outputs =
         PCollectionTuple.of(JOINED, joined)
-            .and(LATE_LEFT, late.get(LATE_LEFT).setCoder(LateRecord.Coder.of()))
-            .and(LATE_RIGHT, late.get(LATE_RIGHT).setCoder(LateRecord.Coder.of()));
+            .and(LATE_LEFT, late.get(LATE_LEFT).setCoder(Expired.ExpiredCoder.of(Event.Coder.of())))
+            .and(
+                LATE_RIGHT,
+                late.get(LATE_RIGHT).setCoder(Expired.ExpiredCoder.of(Event.Coder.of())));
     return decided.has(REJECTED) ? outputs.and(REJECTED, decided.get(REJECTED)) : outputs;
   }
 
-  /** Each expired record as a {@link LateRecord}, under the tag of its side. */
+  /** Each expired record as a {@code Expired<Event>}, under the tag of its side. */
   private static final class LateBySideFn
-      extends DoFn<KV<EventKey, Expired<KV<Integer, Event>>>, LateRecord> {
+      extends DoFn<KV<EventKey, Expired<KV<Integer, Event>>>, Expired<Event>> {
 
     @ProcessElement
     public void processElement(
@@ -150,7 +151,9 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
       Expired<KV<Integer, Event>> expired = element.getValue();
       KV<Integer, Event> sided = expired.value();
       out.get(sided.getKey() == MergeMatchesFn.LEFT_SIDE ? LATE_LEFT : LATE_RIGHT)
-          .output(LateRecord.of(sided.getValue(), expired.window(), expired.watermark()));
+          .output(
+              new Expired<>(
+                  sided.getValue(), expired.eventTime(), expired.window(), expired.watermark()));
     }
   }
 }

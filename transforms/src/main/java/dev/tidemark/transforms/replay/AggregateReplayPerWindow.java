@@ -2,11 +2,11 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -54,7 +54,7 @@ public final class AggregateReplayPerWindow<OutputT> extends PTransform<PBegin, 
     ReplayPanes<
             EventKey,
             KV<Integer, Event>,
-            KV<Integer, LateRecord>,
+            KV<Integer, Expired<Event>>,
             ?,
             OutputT,
             KV<EventKey, KV<WindowPane, OutputT>>>

@@ -2,12 +2,12 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountAndSumFn;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.Values;
@@ -35,7 +35,7 @@ public final class CountReplayPerWindow extends PTransform<PBegin, PCollectionTu
     ReplayPanes<
             EventKey,
             KV<Integer, Event>,
-            KV<Integer, LateRecord>,
+            KV<Integer, Expired<Event>>,
             KV<Long, Long>,
             KV<Long, Long>,
             WindowResult>

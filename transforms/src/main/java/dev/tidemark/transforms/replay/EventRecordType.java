@@ -3,9 +3,9 @@ package dev.tidemark.transforms.replay;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
@@ -19,10 +19,10 @@ import org.joda.time.Instant;
 
 /**
  * tidemark's own events as the replay's steps read them: each with the number of its recording, so
- * that a join tells its sides apart; late ones as {@link LateRecord}s with that number.
+ * that a join tells its sides apart; late ones as {@code Expired<Event>}s with that number.
  */
 final class EventRecordType
-    extends ReplayRecordType<EventKey, KV<Integer, Event>, KV<Integer, LateRecord>> {
+    extends ReplayRecordType<EventKey, KV<Integer, Event>, KV<Integer, Expired<Event>>> {
 
   private static final long serialVersionUID = 1L;
 
@@ -64,9 +64,10 @@ final class EventRecordType
   }
 
   @Override
-  KV<Integer, LateRecord> late(
+  KV<Integer, Expired<Event>> late(
       KV<Integer, Event> record, IntervalWindow window, Instant watermark) {
-    return KV.of(record.getKey(), LateRecord.of(record.getValue(), window, watermark));
+    Event event = record.getValue();
+    return KV.of(record.getKey(), new Expired<>(event, event.eventTime(), window, watermark));
   }
 
   @Override
@@ -85,7 +86,7 @@ final class EventRecordType
   }
 
   @Override
-  Coder<KV<Integer, LateRecord>> lateCoder() {
-    return KvCoder.of(VarIntCoder.of(), LateRecord.Coder.of());
+  Coder<KV<Integer, Expired<Event>>> lateCoder() {
+    return KvCoder.of(VarIntCoder.of(), Expired.ExpiredCoder.of(Event.Coder.of()));
   }
 }

@@ -7,10 +7,10 @@ import dev.tidemark.transforms.join.MergeMatchesFn;
 import dev.tidemark.transforms.join.MergeRecords;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.Filter;
@@ -49,7 +49,7 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
     ReplayPanes<
             EventKey,
             KV<Integer, Event>,
-            KV<Integer, LateRecord>,
+            KV<Integer, Expired<Event>>,
             List<KV<Integer, Event>>,
             List<KV<Integer, Event>>,
             KV<EventKey, KV<WindowPane, List<KV<Integer, Event>>>>>
@@ -66,15 +66,15 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
     PCollectionTuple decided = begin.apply("JoinPanes", decide);
     PCollection<JoinedRecord> joined =
         decided.get(decide.panes).apply("MergeMatches", ParDo.of(new MergeMatchesFn(merge)));
-    PCollection<KV<Integer, LateRecord>> late = decided.get(decide.late);
+    PCollection<KV<Integer, Expired<Event>>> late = decided.get(decide.late);
     return PCollectionTuple.of(LeftJoinPerWindow.JOINED, joined)
         .and(LeftJoinPerWindow.LATE_LEFT, lateOf("Left", MergeMatchesFn.LEFT_SIDE, late))
         .and(LeftJoinPerWindow.LATE_RIGHT, lateOf("Right", MergeMatchesFn.RIGHT_SIDE, late))
         .and(ParseEvents.DEAD_LETTER, decided.get(decide.deadLetters));
   }
 
-  private static PCollection<LateRecord> lateOf(
-      String side, int input, PCollection<KV<Integer, LateRecord>> late) {
+  private static PCollection<Expired<Event>> lateOf(
+      String side, int input, PCollection<KV<Integer, Expired<Event>>> late) {
     return late.apply("Late" + side, Filter.by(record -> record.getKey() == input))
         .apply("LateRecords" + side, Values.create());
   }

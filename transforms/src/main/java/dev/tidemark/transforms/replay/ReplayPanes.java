@@ -4,10 +4,10 @@ import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
@@ -87,7 +87,7 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
    * record's input number is its recording's place in the list.
    */
   static <AccumT, OutputT, PaneT>
-      ReplayPanes<EventKey, KV<Integer, Event>, KV<Integer, LateRecord>, AccumT, OutputT, PaneT>
+      ReplayPanes<EventKey, KV<Integer, Event>, KV<Integer, Expired<Event>>, AccumT, OutputT, PaneT>
           ofEvents(
               List<KV<String, Replay>> replays,
               EventTimeWindowing windowing,

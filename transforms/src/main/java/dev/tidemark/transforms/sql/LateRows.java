@@ -2,22 +2,20 @@ package dev.tidemark.transforms.sql;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.windowing.Expired;
 import org.apache.beam.sdk.transforms.Filter;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
- * The records a query's pane step found expired, as {@link LateRecord}s with their window and the
- * watermark they met: every one but those {@code WHERE} filtered out, which are in no row, so never
- * a late one.
+ * The records a query's pane step found expired, as {@code Expired<Event>}s with their window and
+ * the watermark they met: every one but those {@code WHERE} filtered out, which are in no row, so
+ * never a late one.
  */
 public final class LateRows
-    extends PTransform<PCollection<KV<EventKey, Expired<Event>>>, PCollection<LateRecord>> {
+    extends PTransform<PCollection<KV<EventKey, Expired<Event>>>, PCollection<Expired<Event>>> {
 
   private final WindowedQuery query;
 
@@ -31,19 +29,11 @@ public final class LateRows
   }
 
   @Override
-  public PCollection<LateRecord> expand(PCollection<KV<EventKey, Expired<Event>>> expired) {
+  public PCollection<Expired<Event>> expand(PCollection<KV<EventKey, Expired<Event>>> expired) {
     WindowedQuery planned = query;
     return expired
         .apply("RowsOnly", Filter.by(late -> !planned.isFiltered(late.getKey())))
-        .apply(
-            "AsLateRecords",
-            MapElements.into(TypeDescriptor.of(LateRecord.class))
-                .via(
-                    late ->
-                        LateRecord.of(
-                            late.getValue().value(),
-                            late.getValue().window(),
-                            late.getValue().watermark())))
-        .setCoder(LateRecord.Coder.of());
+        .apply("LateRecords", Values.create())
+        .setCoder(Expired.ExpiredCoder.of(Event.Coder.of()));
   }
 }

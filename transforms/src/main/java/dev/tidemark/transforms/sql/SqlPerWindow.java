@@ -3,11 +3,11 @@ package dev.tidemark.transforms.sql;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.schemas.Schema;
@@ -50,8 +50,11 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
    */
   public static final TupleTag<Row> ROWS = new TupleTag<Row>() {};
 
-  /** Rows whose window had expired when they arrived, as JSON with their window and watermark. */
-  public static final TupleTag<LateRecord> LATE = CountPerWindow.LATE;
+  /**
+   * Rows whose window had expired when they arrived, each an event whose text is the row as JSON,
+   * with its window and watermark.
+   */
+  public static final TupleTag<Expired<Event>> LATE = CountPerWindow.LATE;
 
   /** Rows the query cannot take (a null field, an expression that fails), with the reason. */
   public static final TupleTag<DeadLetter> DEAD_LETTER = ParseEvents.DEAD_LETTER;
@@ -120,7 +123,7 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
             .get(aggregate.panes())
             .apply("SelectAndHaving", ParDo.of(new ResultRowsFn(planned, resultSchema)))
             .setRowSchema(resultSchema);
-    PCollection<LateRecord> late =
+    PCollection<Expired<Event>> late =
         decided.get(aggregate.expired()).apply("LateRows", LateRows.of(planned));
     return PCollectionTuple.of(ROWS, results)
         .and(LATE, late)

@@ -2,7 +2,6 @@ package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
@@ -50,7 +49,7 @@ public final class CaptureLateData extends PTransform<PCollection<Event>, PColle
   public static final TupleTag<Event> ACCEPTED = new TupleTag<Event>() {};
 
   /** Events whose window had expired when they arrived, with that window and the watermark. */
-  public static final TupleTag<LateRecord> LATE = new TupleTag<LateRecord>() {};
+  public static final TupleTag<Expired<Event>> LATE = new TupleTag<Expired<Event>>() {};
 
   private final EventTimeWindowing windowing;
 

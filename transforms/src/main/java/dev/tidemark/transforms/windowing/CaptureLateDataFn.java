@@ -3,7 +3,6 @@ package dev.tidemark.transforms.windowing;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.state.Timer;
@@ -41,7 +40,8 @@ final class CaptureLateDataFn extends DoFn<KV<EventKey, Event>, Event> {
     IntervalWindow window = windowing.windowOf(event.eventTime());
     if (windowing.isExpired(window, watermark)) {
       lateRecords.inc();
-      out.get(CaptureLateData.LATE).output(LateRecord.of(event, window, watermark));
+      out.get(CaptureLateData.LATE)
+          .output(new Expired<>(event, event.eventTime(), window, watermark));
     } else {
       out.get(CaptureLateData.ACCEPTED).output(event);
     }

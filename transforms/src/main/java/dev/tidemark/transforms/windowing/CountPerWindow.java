@@ -3,7 +3,6 @@ package dev.tidemark.transforms.windowing;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
@@ -37,7 +36,7 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
   public static final TupleTag<WindowResult> RESULTS = new TupleTag<WindowResult>() {};
 
   /** Events that arrived after their window had expired. */
-  public static final TupleTag<LateRecord> LATE = CaptureLateData.LATE;
+  public static final TupleTag<Expired<Event>> LATE = CaptureLateData.LATE;
 
   private static final KvCoder<EventKey, Event> KEYED_EVENT_CODER =
       KvCoder.of(EventKey.Coder.of(), Event.Coder.of());
@@ -113,11 +112,11 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
   }
 
   /**
-   * The panes as {@link WindowResult}s under {@link #RESULTS} and the expired events as {@link
-   * LateRecord}s under {@link #LATE}, made by the step that decides them.
+   * The panes as {@link WindowResult}s under {@link #RESULTS} and the expired events as {@code
+   * Expired<Event>}s under {@link #LATE}, made by the step that decides them.
    */
   private static final class ResultsAndLate
-      extends PaneOutputs<EventKey, Event, KV<Long, Long>, WindowResult, LateRecord> {
+      extends PaneOutputs<EventKey, Event, KV<Long, Long>, WindowResult, Expired<Event>> {
 
     private static final long serialVersionUID = 1L;
 
@@ -131,8 +130,8 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
     }
 
     @Override
-    LateRecord expired(EventKey key, Expired<Event> expired) {
-      return LateRecord.of(expired.value(), expired.window(), expired.watermark());
+    Expired<Event> expired(EventKey key, Expired<Event> expired) {
+      return expired;
     }
 
     @Override
@@ -141,8 +140,8 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
     }
 
     @Override
-    Coder<LateRecord> expiredCoder(Coder<EventKey> keyCoder, Coder<Event> valueCoder) {
-      return LateRecord.Coder.of();
+    Coder<Expired<Event>> expiredCoder(Coder<EventKey> keyCoder, Coder<Event> valueCoder) {
+      return Expired.ExpiredCoder.of(Event.Coder.of());
     }
   }
 }

@@ -6,6 +6,9 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderProvider;
+import org.apache.beam.sdk.coders.CoderProviders;
+import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.StructuredCoder;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
@@ -13,12 +16,15 @@ import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
- * A value that reached {@link AggregatePerWindow}, or a replay of a user's own records, after its
- * window had expired, captured instead of dropped: the value, its event time, its window and the
- * watermark that judged it.
+ * A value that arrived after its window had expired, captured instead of dropped: the value, its
+ * event time, its window and the watermark that judged it, and so how late it was. The one late
+ * type of every tidemark step, live or replayed: a user's own values ({@code AggregatePerWindow},
+ * {@code RecordReplay}) and tidemark's own events ({@code Expired<Event>}: {@code
+ * CountPerWindow.LATE}), whose event carries its key, its text and, from Kafka, where it was.
  *
  * @param <V> the value's type
  */
+@DefaultCoder(Expired.ExpiredCoder.class)
 public record Expired<V>(V value, Instant eventTime, IntervalWindow window, Instant watermark) {
 
   public Expired {
@@ -43,6 +49,11 @@ public record Expired<V>(V value, Instant eventTime, IntervalWindow window, Inst
 
     public static <V> ExpiredCoder<V> of(Coder<V> valueCoder) {
       return new ExpiredCoder<>(valueCoder);
+    }
+
+    /** How {@link DefaultCoder} finds this coder, from the coder of the value. */
+    public static CoderProvider getCoderProvider() {
+      return CoderProviders.fromStaticMethods(Expired.class, ExpiredCoder.class);
     }
 
     @Override

@@ -201,14 +201,16 @@ class LeftJoinPerWindowTest {
                 .get(LeftJoinPerWindow.LATE_LEFT)
                 .apply(
                     "LateOrderKeys",
-                    MapElements.into(TypeDescriptors.strings()).via(late -> late.key().text())))
+                    MapElements.into(TypeDescriptors.strings())
+                        .via(late -> late.value().key().text())))
         .containsInAnyOrder("b1");
     PAssert.that(
             joined
                 .get(LeftJoinPerWindow.LATE_RIGHT)
                 .apply(
                     "LateCouponKeys",
-                    MapElements.into(TypeDescriptors.strings()).via(late -> late.key().text())))
+                    MapElements.into(TypeDescriptors.strings())
+                        .via(late -> late.value().key().text())))
         .containsInAnyOrder("b1");
     p.run();
   }

@@ -49,14 +49,6 @@ class ModelCodersTest {
                 Arrays.asList(100L, 7, 0.5, 1.5f, "text", true, new BigDecimal("12.30"), null))),
         Arguments.of(DeadLetter.class, DeadLetter.Coder.of(), new DeadLetter("oops", "why")),
         Arguments.of(DeadLetter.class, DeadLetter.Coder.of(), new DeadLetter("oops", "why", KAFKA)),
-        Arguments.of(
-            LateRecord.class,
-            LateRecord.Coder.of(),
-            new LateRecord(EventKey.of("01"), T, T, T.plus(5000), T.plus(9000), "01,1", KAFKA)),
-        Arguments.of(
-            LateRecord.class,
-            LateRecord.Coder.of(),
-            new LateRecord(EventKey.of("01"), T, T, T.plus(5000), T.plus(9000), "01,1")),
         Arguments.of(WindowPane.class, WindowPane.Coder.of(), PANE),
         Arguments.of(
             WindowResult.class,

@@ -16,7 +16,6 @@ import dev.tidemark.transforms.join.LeftJoinPerWindow;
 import dev.tidemark.transforms.join.MergeRecords;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.EventFormat;
@@ -32,6 +31,7 @@ import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.SuiteOrder;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -170,11 +170,17 @@ class ReplayTest {
     Collected late = new Collected();
     joined
         .get(LeftJoinPerWindow.LATE_LEFT)
-        .apply("LateOrders", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(
+            "LateOrders",
+            MapElements.into(TypeDescriptors.strings())
+                .via((Expired<Event> record) -> record.value().raw()))
         .apply("CollectLateOrders", late.sink());
     joined
         .get(LeftJoinPerWindow.LATE_RIGHT)
-        .apply("LateCoupons", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(
+            "LateCoupons",
+            MapElements.into(TypeDescriptors.strings())
+                .via((Expired<Event> record) -> record.value().raw()))
         .apply("CollectLateCoupons", late.sink());
 
     PipelineResult result = pipeline.run();
@@ -276,7 +282,10 @@ class ReplayTest {
     Collected late = new Collected();
     counted
         .get(CountPerWindow.LATE)
-        .apply("LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+        .apply(
+            "LateLines",
+            MapElements.into(TypeDescriptors.strings())
+                .via((Expired<Event> record) -> record.value().raw()))
         .apply("CollectLate", late.sink());
     return late;
   }

@@ -102,9 +102,9 @@ class SqlPerWindowTest {
             MapElements.into(TypeDescriptors.strings())
                 .via(
                     r ->
-                        r.record()
+                        r.value().raw()
                             + " "
-                            + r.windowStart().getMillis()
+                            + r.window().start().getMillis()
                             + " "
                             + r.watermark().getMillis()))
         .apply(late.sink());

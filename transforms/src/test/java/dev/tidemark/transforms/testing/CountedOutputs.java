@@ -4,10 +4,11 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.model.LateRecord;
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.CountPerWindow;
+import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -66,7 +67,9 @@ public final class CountedOutputs {
     counted
         .get(CountPerWindow.LATE)
         .apply(
-            name + "LateLines", MapElements.into(TypeDescriptors.strings()).via(LateRecord::record))
+            name + "LateLines",
+            MapElements.into(TypeDescriptors.strings())
+                .via((Expired<Event> late) -> late.value().raw()))
         .apply(name + "CollectLate", outputs.late.sink());
     parsed
         .get(ParseEvents.DEAD_LETTER)

@@ -77,7 +77,9 @@ class CountPerWindowOnFlinkTest {
         .apply(finals.sink());
     counted
         .get(CountPerWindow.LATE)
-        .apply("LateKeys", MapElements.into(TypeDescriptors.strings()).via(r -> r.key().text()))
+        .apply(
+            "LateKeys",
+            MapElements.into(TypeDescriptors.strings()).via(r -> r.value().key().text()))
         .apply(late.sink());
 
     assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));

@@ -6,11 +6,11 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.testing.LateText;
 import dev.tidemark.transforms.testing.PipelineSteps;
 import dev.tidemark.transforms.testing.PresetCountPerWindow;
 import java.util.List;
@@ -201,13 +201,12 @@ class CountPerWindowTest {
     PCollectionTuple out = countPerWindow(counter, p, stream);
 
     // (2) tidemark captures it, with its window and the watermark it met.
-    PAssert.that(out.get(CountPerWindow.LATE))
+    PAssert.that(out.get(CountPerWindow.LATE).apply("LateText", LateText.each()))
         .containsInAnyOrder(
-            new LateRecord(
+            LateText.of(
                 EventKey.of("a"),
                 BASE_TIME.plus(2000),
-                FIRST_WINDOW.start(),
-                FIRST_WINDOW.end(),
+                FIRST_WINDOW,
                 pastExpiry,
                 "a," + BASE_TIME.plus(2000).getMillis()));
     // (3) And the window's final pane, which fired when the watermark jumped past its end and its
@@ -288,7 +287,9 @@ class CountPerWindowTest {
                     MapElements.into(TypeDescriptors.strings())
                         .via(
                             late ->
-                                late.key().text() + " late at " + late.eventTime().getMillis())))
+                                late.value().key().text()
+                                    + " late at "
+                                    + late.eventTime().getMillis())))
         .containsInAnyOrder("a late at " + BASE_TIME.plus(2000).getMillis());
     List<String> countSteps =
         PipelineSteps.of(p).stream().filter(step -> step.startsWith("Count/")).toList();

@@ -1,16 +1,18 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
-import dev.tidemark.transforms.model.LateRecord;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
+import dev.tidemark.transforms.testing.LateText;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TimestampedValue;
@@ -120,18 +122,17 @@ class OrdersSumScenarioTest {
                 "Parse",
                 ParseEvents.with(
                     JsonEventFormat.withKey("name").withTime("amount").withValue("id")));
-    PCollection<LateRecord> late =
+    PCollection<Expired<Event>> late =
         parsed
             .get(ParseEvents.EVENTS)
             .apply("SumPerWindow", CountPerWindow.of(WINDOWING))
             .get(CountPerWindow.LATE);
-    PAssert.that(late)
+    PAssert.that(late.apply("LateText", LateText.each()))
         .containsInAnyOrder(
-            new LateRecord(
+            LateText.of(
                 EventKey.of("a"),
                 BASE_TIME.plus(1000),
-                BASE_TIME,
-                BASE_TIME.plus(WINDOW),
+                new IntervalWindow(BASE_TIME, BASE_TIME.plus(WINDOW)),
                 pastExpiry,
                 order(2, "a", 1000).getValue()));
     p.run();

@@ -4,7 +4,12 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -20,6 +25,7 @@ import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -123,6 +129,23 @@ class PerWindowResultTest {
     Expired<Long> expired = new Expired<>(8L, START, window, START.plus(Duration.millis(20_500)));
     CoderProperties.coderDecodeEncodeEqual(Expired.ExpiredCoder.of(VarLongCoder.of()), expired);
     assertThat(expired.lateBy(), equalTo(Duration.millis(20_500)));
+
+    // A late event of tidemark's own, from Kafka: its coder is found from its type.
+    Event event =
+        new Event(
+            EventKey.of("01"),
+            START,
+            0,
+            "01,1",
+            START.minus(1),
+            7,
+            new SourcePosition("clicks", 2, 41));
+    Expired<Event> late = new Expired<>(event, START, window, START.plus(9000));
+    Coder<Expired<Event>> found =
+        CoderRegistry.createDefault().getCoder(new TypeDescriptor<Expired<Event>>() {});
+    assertThat(found, equalTo(Expired.ExpiredCoder.of(Event.Coder.of())));
+    CoderProperties.coderDecodeEncodeEqual(found, late);
+    CoderProperties.coderSerializable(found);
   }
 
   private static TimestampedValue<KV<String, Long>> value(String key, long afterStart, long v) {
