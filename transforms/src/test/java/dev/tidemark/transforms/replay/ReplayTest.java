@@ -191,16 +191,17 @@ class ReplayTest {
 
   @Test
   void speculativeIdleFlush() throws Exception {
-    // (1) A paced replay: two records of a 5 s window, then, a second later, one far ahead that
+    // (1) A paced replay: two records of a 5 s window, then, 1.3 s later, one far ahead that
     // closes the window. (2) With an idle flush of 200 ms the window reports EARLY before it
-    // closes, then ON_TIME and final with everything.
+    // closes, then ON_TIME and final with everything. The pause leaves the flush a second to
+    // fire while the suite's other classes share the machine's two cores.
     EventTimeWindowing windowing =
         EventTimeWindowing.fixed(Duration.standardSeconds(5)).withIdleFlush(Duration.millis(200));
     RecordedLines recording =
         lines(List.of("k,1600000001000,1", "k,1600000001500,2", "k,1600000009000,4"));
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
     PCollectionTuple counted =
-        pipeline.apply("Count", Replay.of(recording, CSV).withRate(1.5).countPerWindow(windowing));
+        pipeline.apply("Count", Replay.of(recording, CSV).withRate(0.75).countPerWindow(windowing));
     Collected panes = collect(counted.get(CountPerWindow.RESULTS), ReplayTest::describe);
 
     assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));
