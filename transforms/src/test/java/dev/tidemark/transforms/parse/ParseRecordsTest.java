@@ -1,10 +1,15 @@
 package dev.tidemark.transforms.parse;
 
+import dev.tidemark.transforms.io.kafka.KafkaLines;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.SourcePosition;
 import java.io.Serializable;
 import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.io.kafka.KafkaRecord;
+import org.apache.beam.sdk.io.kafka.KafkaRecordCoder;
+import org.apache.beam.sdk.io.kafka.KafkaTimestampType;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
@@ -114,5 +119,38 @@ class ParseRecordsTest {
       return "before the source's timestamp";
     }
     return reason;
+  }
+
+  @Test
+  void kafkaRecordsKeepTheirPlaceInTheTopic(TestPipeline pipeline) {
+    PCollection<KafkaRecord<String, String>> records =
+        pipeline.apply(
+            Create.of(kafkaRecord(5, "s1," + (NOW - 5_000)), kafkaRecord(6, "no reading"))
+                .withCoder(KafkaRecordCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of())));
+
+    WithFailures.Result<PCollection<Reading>, DeadLetter> parsed =
+        records.apply(
+            ParseRecords.of(
+                READINGS, SerializableCoder.of(Reading.class), KafkaLines.withPositions()));
+
+    PAssert.that(
+            parsed
+                .output()
+                .apply("Sensors", MapElements.into(TypeDescriptors.strings()).via(Reading::sensor)))
+        .containsInAnyOrder("s1");
+    PAssert.that(
+            parsed
+                .failures()
+                .apply(
+                    "Where",
+                    MapElements.into(TypeDescriptors.strings())
+                        .via(letter -> letter.raw() + " at " + letter.source())))
+        .containsInAnyOrder("no reading at " + new SourcePosition("readings", 3, 6));
+    pipeline.run().waitUntilFinish();
+  }
+
+  private static KafkaRecord<String, String> kafkaRecord(long offset, String value) {
+    return new KafkaRecord<>(
+        "readings", 3, offset, NOW - 60_000, KafkaTimestampType.CREATE_TIME, null, "k", value);
   }
 }
