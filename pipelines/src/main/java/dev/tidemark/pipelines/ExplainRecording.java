@@ -5,6 +5,7 @@ import dev.tidemark.pipelines.config.QueryOptions;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.explain.TimelineReport;
 import dev.tidemark.pipelines.explain.TimelineText;
+import dev.tidemark.pipelines.explain.WarningText;
 import dev.tidemark.pipelines.io.KafkaSource;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.replay.ReplayTimeline;
@@ -13,7 +14,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -66,13 +69,14 @@ public final class ExplainRecording {
   public static int run(Options options, String[] args, PrintStream out) {
     PerWindowCounts.Settings settings = settings(options, args);
     Explained explained = explained(settings, options);
-    ReplayTimeline timeline =
-        withParallelismWarning(
-            explained.replay().explain(settings.windowing()), options.getParallelism());
+    ReplayTimeline timeline = explained.replay().explain(settings.windowing(), Instant.now());
+    List<String> warnings = new ArrayList<>(WarningText.of(timeline));
+    parallelismWarning(timeline, options.getParallelism()).ifPresent(warnings::add);
     String title = "--source=" + options.getSource();
-    TimelineText.write(timeline, title, explained.about(), settings.windowing(), out);
+    TimelineText.write(timeline, warnings, title, explained.about(), settings.windowing(), out);
     if (options.getReport() != null) {
-      out.println("report: " + writeReport(timeline, title, settings, options.getReport()));
+      out.println(
+          "report: " + writeReport(timeline, warnings, title, settings, options.getReport()));
     }
     return 0;
   }
@@ -83,7 +87,7 @@ public final class ExplainRecording {
    */
   static ReplayTimeline timeline(Options options, String... args) {
     PerWindowCounts.Settings settings = settings(options, args);
-    return explained(settings, options).replay().explain(settings.windowing());
+    return explained(settings, options).replay().explain(settings.windowing(), Instant.now());
   }
 
   /** {@code count}'s settings, or with {@code --query} {@code sql}'s, from the same arguments. */
@@ -140,15 +144,15 @@ public final class ExplainRecording {
    * A partitioned recording read at a parallelism above its number of partitions: the readers
    * without a partition are S5's trap, and the user is told so.
    */
-  private static ReplayTimeline withParallelismWarning(
+  private static Optional<String> parallelismWarning(
       ReplayTimeline timeline, @Nullable Integer parallelism) {
     if (!timeline.isPartitioned()
         || parallelism == null
         || parallelism <= timeline.partitionCount()) {
-      return timeline;
+      return Optional.empty();
     }
     int partitions = timeline.partitionCount();
-    return timeline.withWarning(
+    return Optional.of(
         "--parallelism="
             + parallelism
             + " is more than the "
@@ -179,20 +183,26 @@ public final class ExplainRecording {
               + options.getSource()
               + "' is live");
     }
+    ReplayTimeline timeline = timeline(settings, options.getSource());
     writeReport(
-        timeline(settings, options.getSource()),
+        timeline,
+        WarningText.of(timeline),
         "--source=" + options.getSource(),
         settings,
         options.getReport());
   }
 
   private static Path writeReport(
-      ReplayTimeline timeline, String title, PerWindowCounts.Settings settings, String file) {
+      ReplayTimeline timeline,
+      List<String> warnings,
+      String title,
+      PerWindowCounts.Settings settings,
+      String file) {
     Path report = Path.of(file);
     try {
       Files.writeString(
           report,
-          TimelineReport.html(timeline, title, settings.windowing()),
+          TimelineReport.html(timeline, warnings, title, settings.windowing()),
           StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new ConfigurationException("--report: cannot write " + report + ": " + e.getMessage());
@@ -201,7 +211,7 @@ public final class ExplainRecording {
   }
 
   private static ReplayTimeline timeline(PerWindowCounts.Settings settings, String source) {
-    return recording(settings, source).explain(settings.windowing());
+    return recording(settings, source).explain(settings.windowing(), Instant.now());
   }
 
   private static Replay recording(PerWindowCounts.Settings settings, String source) {

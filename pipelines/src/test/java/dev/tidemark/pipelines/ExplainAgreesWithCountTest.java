@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.pipelines.explain.WarningText;
 import dev.tidemark.transforms.io.GeneratedLines;
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
@@ -57,7 +58,7 @@ class ExplainAgreesWithCountTest {
     ReplayTimeline timeline = agree("DirectRunner", "--source=file:" + input);
     assertThat(timeline.deadLetters().size(), equalTo(4));
     assertThat(
-        timeline.warnings(),
+        WarningText.of(timeline),
         hasItem(startsWith("records too far ahead of the clock, sent to the dead letters: 1 (")));
   }
 
@@ -112,7 +113,7 @@ class ExplainAgreesWithCountTest {
     assertThat(timeline.late().size(), equalTo(1));
     // (2) explain says the other partitions never had data, and what a reader without one means.
     assertThat(
-        timeline.warnings(),
+        WarningText.of(timeline),
         hasItem(startsWith("partitions that never receive data: 0, 1, 2, 3, 4, 5, 6 (")));
     List<String> explain = new ArrayList<>(List.of("explain", "--parallelism=10"));
     explain.addAll(List.of(options));

@@ -46,8 +46,9 @@ public final class TimelineReport {
 
   private TimelineReport() {}
 
-  /** The page for {@code timeline}, of the recording {@code title}. */
-  public static String html(ReplayTimeline timeline, String title, EventTimeWindowing windowing) {
+  /** The page for {@code timeline}, of the recording {@code title}, with {@code warnings}. */
+  public static String html(
+      ReplayTimeline timeline, List<String> warnings, String title, EventTimeWindowing windowing) {
     StringBuilder page = new StringBuilder();
     page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<title>tidemark explain: ")
@@ -83,7 +84,7 @@ public final class TimelineReport {
         .append(" late, ")
         .append(timeline.count(Kind.DEAD))
         .append(" dead letters.</p>\n");
-    warnings(timeline.warnings(), page);
+    warnings(warnings, page);
     page.append(
             String.format(
                 Locale.ROOT,

@@ -46,10 +46,11 @@ public final class TimelineText {
 
   /**
    * Writes {@code timeline}, of the recording {@code title}, to {@code out}, with the lines of
-   * {@code about} (what a snapshot is and cannot know) under the title.
+   * {@code about} (what a snapshot is and cannot know) under the title, and {@code warnings}.
    */
   public static void write(
       ReplayTimeline timeline,
+      List<String> warnings,
       String title,
       List<String> about,
       EventTimeWindowing windowing,
@@ -71,7 +72,7 @@ public final class TimelineText {
     partitions(timeline, out);
     late(timeline, out);
     deadLetters(timeline, out);
-    warnings(timeline.warnings(), out);
+    warnings(warnings, out);
     summary(timeline, out);
   }
 

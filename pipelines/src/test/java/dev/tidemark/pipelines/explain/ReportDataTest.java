@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.joda.time.Duration;
+import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -114,7 +115,7 @@ class ReportDataTest {
   private static ReplayTimeline explain(RecordedLines lines) {
     return Replay.of(lines, CsvEventFormat.keyAndTime())
         .withMaxOutOfOrderness(Duration.standardSeconds(1))
-        .explain(ONE_SECOND);
+        .explain(ONE_SECOND, Instant.now());
   }
 
   private static RecordedLines lines(String... lines) {

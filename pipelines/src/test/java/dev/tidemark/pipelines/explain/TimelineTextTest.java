@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.joda.time.Duration;
+import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** {@code explain}'s text keeps its accounts true when it lists fewer records than there are. */
@@ -35,13 +36,14 @@ class TimelineTextTest {
                     .withSeed(5),
                 CsvEventFormat.keyAndTime())
             .withMaxOutOfOrderness(Duration.standardSeconds(1))
-            .explain(windowing);
+            .explain(windowing, Instant.now());
     assertThat("more late records than listed", timeline.count(Kind.LATE), greaterThan(5_000L));
     assertThat("more dead letters than listed", timeline.count(Kind.DEAD), greaterThan(5_000L));
 
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     TimelineText.write(
         timeline,
+        WarningText.of(timeline),
         "generated",
         List.of(),
         windowing,

@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
@@ -67,6 +66,7 @@ final class ExplainReplay {
 
   private final Replay replay;
   private final EventTimeWindowing windowing;
+  private final Instant now;
   private final ArrivedLineParser<Event> parser;
   private final ReplaySource source;
   private final RecordingWatermark partitioned;
@@ -90,9 +90,10 @@ final class ExplainReplay {
   private long lines;
   private @Nullable Instant previousWatermark;
 
-  private ExplainReplay(Replay replay, EventTimeWindowing windowing) {
+  private ExplainReplay(Replay replay, EventTimeWindowing windowing, Instant now) {
     this.replay = replay;
     this.windowing = windowing;
+    this.now = now;
     this.parser = replay.parser();
     this.outOfPlace = new OutOfPlace(windowing, replay.maxOutOfOrderness());
     this.source = replay.sourceInBatches(ReplayPanes.LINES_PER_BATCH);
@@ -113,8 +114,8 @@ final class ExplainReplay {
     points.put(Kind.DEAD, PointSample.first(MAX_PLOTTED_LATE));
   }
 
-  static ReplayTimeline of(Replay replay, EventTimeWindowing windowing) {
-    return new ExplainReplay(replay, windowing).walk();
+  static ReplayTimeline of(Replay replay, EventTimeWindowing windowing, Instant now) {
+    return new ExplainReplay(replay, windowing, now).walk();
   }
 
   private ReplayTimeline walk() {
@@ -131,20 +132,13 @@ final class ExplainReplay {
     closeUpTo(Watermarks.MAX, ReplayTimeline.AT_THE_END, false);
     stopHolding();
     long deadCount = points.get(Kind.DEAD).offered();
-    List<String> warnings = new ArrayList<>(outOfPlace.warnings());
+    List<ReplayWarning> warnings = new ArrayList<>(outOfPlace.warnings());
     emptyPartitionsWarning().ifPresent(warnings::add);
-    if (inAnotherFormat > 0) {
-      warnings.add(
-          inAnotherFormat
-              + " of "
-              + deadCount
-              + " dead letters look like "
-              + anotherFormat
-              + ": is the format right?");
+    if (anotherFormat != null) {
+      warnings.add(new ReplayWarning.InAnotherFormat(inAnotherFormat, deadCount, anotherFormat));
     }
     if (points.get(Kind.LATE).offered() > late.size() || deadCount > deadLetters.size()) {
-      warnings.add(
-          "only the first " + MAX_LISTED + " late records and dead letters each are listed");
+      warnings.add(new ReplayWarning.NotAllListed(MAX_LISTED));
     }
     Map<Kind, Long> recordsByKind = new EnumMap<>(Kind.class);
     List<Point> plotted = new ArrayList<>();
@@ -182,7 +176,7 @@ final class ExplainReplay {
     }
     Event event;
     try {
-      event = parser.parse(line, Instant.now());
+      event = parser.parse(line, now);
     } catch (BadRecordException e) {
       String another = parser.anotherFormat(line);
       if (another != null) {
@@ -291,7 +285,7 @@ final class ExplainReplay {
    * Kafka numbers a topic's partitions from 0: partitions below the highest one seen that never had
    * a record are empty partitions, which hold a plain Kafka source's watermark back forever.
    */
-  private Optional<String> emptyPartitionsWarning() {
+  private Optional<ReplayWarning> emptyPartitionsWarning() {
     List<Integer> known = new ArrayList<>();
     List<Integer> withRecords = new ArrayList<>();
     for (PartitionTrack partition : partitions.values()) {
@@ -316,14 +310,7 @@ final class ExplainReplay {
     if (empty.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(
-        "partitions that never receive data: "
-            + empty.stream().map(String::valueOf).collect(Collectors.joining(", "))
-            + " (partitions go up to "
-            + highest
-            + "); a plain Kafka source keeps the watermark at its minimum for them and no"
-            + " window ever fires; tidemark does not wait for a partition that never had a"
-            + " record");
+    return Optional.of(new ReplayWarning.EmptyPartitions(List.copyOf(empty), highest));
   }
 
   /**

@@ -2,8 +2,11 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.replay.ReplayWarning.AheadOfTheClock;
+import dev.tidemark.transforms.replay.ReplayWarning.BeforeEarliestEventTime;
+import dev.tidemark.transforms.replay.ReplayWarning.EventTimeJumps;
+import dev.tidemark.transforms.replay.ReplayWarning.TooOutOfOrder;
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
-import dev.tidemark.transforms.watermark.DurationText;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +19,8 @@ import org.joda.time.Instant;
 
 /**
  * What in a recording does not fit the event-time settings, noticed line by line by {@link
- * ExplainReplay}, each said with the value that would fix it: data more out of order than the bound
- * (and the bound that would have kept every record on time), event times that look like seconds or
+ * ExplainReplay}, each with the value that would fix it: data more out of order than the bound (and
+ * the bound that would have kept every record on time), event times that look like seconds or
  * placeholders, event times too far ahead of the clock, and jumps in event time far larger than a
  * window.
  */
@@ -34,11 +37,13 @@ final class OutOfPlace {
   private long neededBoundMillis;
   private long maxBehindMillis;
   private long beforeFloor;
-  private @Nullable String firstBeforeFloor;
+  private long firstBeforeFloorLine;
+  private @Nullable String firstBeforeFloorReason;
   private long tooFarAhead;
-  private @Nullable String firstTooFarAhead;
+  private long firstTooFarAheadLine;
+  private @Nullable String firstTooFarAheadReason;
   private long jumps;
-  private @Nullable String firstJump;
+  private @Nullable EventTimeJumps firstJump;
 
   OutOfPlace(EventTimeWindowing windowing, Duration maxOutOfOrderness) {
     this.windowing = windowing;
@@ -69,17 +74,7 @@ final class OutOfPlace {
         && Math.abs(millis - previousEventTime.getMillis())
             > JUMP_IN_WINDOWS * windowing.size().getMillis()
         && jumps++ == 0) {
-      firstJump =
-          "line "
-              + line
-              + " jumps from "
-              + previousEventTime
-              + " to "
-              + eventTime
-              + " ("
-              + DurationText.asOption(
-                  new Duration(Math.abs(millis - previousEventTime.getMillis())))
-              + ")";
+      firstJump = new EventTimeJumps(JUMP_IN_WINDOWS, 0, line, previousEventTime, eventTime);
     }
     times.previousEventTime = eventTime;
     times.maxEventTime =
@@ -95,60 +90,39 @@ final class OutOfPlace {
     // Parsed, yet refused by the clock-skew guard: before its floor, or too far ahead.
     if (parsed.eventTime().isBefore(ClockSkewGuard.EARLIEST_EVENT_TIME)) {
       if (beforeFloor++ == 0) {
-        firstBeforeFloor = "line " + line.position() + ": " + reason;
+        firstBeforeFloorLine = line.position();
+        firstBeforeFloorReason = reason;
       }
     } else if (tooFarAhead++ == 0) {
-      firstTooFarAhead = "line " + line.position() + ": " + reason;
+      firstTooFarAheadLine = line.position();
+      firstTooFarAheadReason = reason;
     }
   }
 
   /** The warnings, at the end of the recording. */
-  List<String> warnings() {
-    List<String> warnings = new ArrayList<>();
+  List<ReplayWarning> warnings() {
+    List<ReplayWarning> warnings = new ArrayList<>();
     if (notOnTime > 0) {
-      long seconds = (neededBoundMillis + 999) / 1000;
       warnings.add(
-          notOnTime
-              + " of "
-              + records
-              + " records met a watermark past their window's end: records arrive up to "
-              + DurationText.asOption(Duration.millis(maxBehindMillis))
-              + " behind the newest one before them"
-              + (partitions.containsKey("") ? "" : " in their partition")
-              + ", and --maxOutOfOrderness is "
-              + DurationText.asOption(maxOutOfOrderness)
-              + "; --maxOutOfOrderness="
-              + seconds
-              + "s would have kept every record on time");
+          new TooOutOfOrder(
+              notOnTime,
+              records,
+              Duration.millis(maxBehindMillis),
+              !partitions.containsKey(""),
+              maxOutOfOrderness,
+              Duration.standardSeconds((neededBoundMillis + 999) / 1000)));
     }
     if (beforeFloor > 0) {
       warnings.add(
-          "event times before 1973, that look like seconds or placeholders, sent to the dead"
-              + " letters: "
-              + beforeFloor
-              + " ("
-              + firstBeforeFloor
-              + ")");
+          new BeforeEarliestEventTime(beforeFloor, firstBeforeFloorLine, firstBeforeFloorReason));
     }
     if (tooFarAhead > 0) {
-      warnings.add(
-          "records too far ahead of the clock, sent to the dead letters: "
-              + tooFarAhead
-              + " ("
-              + firstTooFarAhead
-              + "); if the clock is right, fix the producer's; if the data is in the future on"
-              + " purpose, raise --maxFutureSkew");
+      warnings.add(new AheadOfTheClock(tooFarAhead, firstTooFarAheadLine, firstTooFarAheadReason));
     }
-    if (jumps > 0) {
+    if (firstJump != null) {
       warnings.add(
-          "jumps in event time of more than "
-              + JUMP_IN_WINDOWS
-              + " windows: "
-              + jumps
-              + " ("
-              + firstJump
-              + "); each jump closes every window before it at once, and records of the old"
-              + " times that follow are late");
+          new EventTimeJumps(
+              firstJump.windows(), jumps, firstJump.firstLine(), firstJump.from(), firstJump.to()));
     }
     return warnings;
   }

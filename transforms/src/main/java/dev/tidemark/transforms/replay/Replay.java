@@ -25,6 +25,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
+import org.joda.time.Instant;
 
 /**
  * A recording of tidemark's own events, replayed as a live run that saw its records in the same
@@ -154,11 +155,13 @@ public final class Replay implements Serializable {
 
   /**
    * What replaying the recording with {@code windowing} does, worked out without running a
-   * pipeline: when each window closes, every pane, every late record and dead letter, and the
-   * settings the recording does not fit ({@link ExplainReplay}).
+   * pipeline: when each window closes, every pane, every late record and dead letter, and what in
+   * the recording does not fit the settings ({@link ReplayWarning}). Event times are judged against
+   * the wall-clock time {@code now}, as a run started then would judge them ({@link
+   * ExplainReplay}).
    */
-  public ReplayTimeline explain(EventTimeWindowing windowing) {
-    return ExplainReplay.of(this, windowing);
+  public ReplayTimeline explain(EventTimeWindowing windowing, Instant now) {
+    return ExplainReplay.of(this, windowing, now);
   }
 
   /** The replay's source, in batches of up to {@code maxLines} lines. */

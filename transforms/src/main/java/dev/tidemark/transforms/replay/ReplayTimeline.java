@@ -1,7 +1,6 @@
 package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.io.LineOrigins;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
@@ -25,7 +24,8 @@ import org.joda.time.Instant;
  * @param partitions each partition the lines came from, in the order first seen, with its watermark
  *     line by line; one, named "", for a recording that is not partitioned
  * @param heldBack when one partition held the overall watermark back by a window or more
- * @param warnings settings the recording does not fit, each with the value that would fix it
+ * @param warnings what in the recording does not fit the settings, each with the value that would
+ *     fix it
  * @param origins where each line came from, for a recording that knows (a snapshot of a Kafka
  *     topic); null for one that knows only the order of its lines
  */
@@ -39,7 +39,7 @@ public record ReplayTimeline(
     Map<Kind, Long> recordsByKind,
     List<PartitionLine> partitions,
     List<HeldBack> heldBack,
-    List<String> warnings,
+    List<ReplayWarning> warnings,
     @Nullable LineOrigins origins) {
 
   /** {@link WindowClose#closedAfterLine} of a window closed by the end of the recording. */
@@ -71,24 +71,6 @@ public record ReplayTimeline(
    */
   public String nameOf(long line) {
     return origins == null ? "line " + line : origins.nameOf(line);
-  }
-
-  /** The same timeline, with one more warning. */
-  public ReplayTimeline withWarning(String warning) {
-    List<String> more = new ArrayList<>(warnings);
-    more.add(warning);
-    return new ReplayTimeline(
-        lines,
-        windows,
-        panes,
-        late,
-        deadLetters,
-        points,
-        recordsByKind,
-        partitions,
-        heldBack,
-        List.copyOf(more),
-        origins);
   }
 
   /**
