@@ -76,7 +76,7 @@ final class GatherWindowRecordsFn<K, R, LateT, AccumT>
 
   @ProcessElement
   public void processElement(@Element List<ArrivedLine> batch, MultiOutputReceiver out) {
-    Map<KeyAndWindow<K>, WindowRecords<R, AccumT>> gathered = new LinkedHashMap<>();
+    Map<KeyAndWindow, KV<K, WindowRecords<R, AccumT>>> gathered = new LinkedHashMap<>();
     Instant now = Instant.now();
     @Nullable IntervalWindow window = null;
     for (ArrivedLine line : batch) {
@@ -93,7 +93,7 @@ final class GatherWindowRecordsFn<K, R, LateT, AccumT>
             .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
         continue;
       }
-      window = windowOf(type.eventTimeOf(record), window);
+      window = windowing.windowOf(type.eventTimeOf(record), window);
       Instant arrival = line.arrivalWatermark();
       Arrival verdict = Arrival.of(windowing, window, arrival);
       if (verdict == Arrival.EXPIRED) {
@@ -101,13 +101,15 @@ final class GatherWindowRecordsFn<K, R, LateT, AccumT>
         out.get(lateTag).output(type.late(record, window, arrival));
         continue;
       }
-      KeyAndWindow<K> keyAndWindow =
-          new KeyAndWindow<>(type.keyOf(record), window.start().getMillis());
-      @Nullable WindowRecords<R, AccumT> records = gathered.get(keyAndWindow);
-      if (records == null) {
-        records = new WindowRecords<>(window.start(), aggregate.createAccumulator());
-        gathered.put(keyAndWindow, records);
+      K key = type.keyOf(record);
+      KeyAndWindow keyAndWindow =
+          new KeyAndWindow(type.groupingKey(key), window.start().getMillis());
+      @Nullable KV<K, WindowRecords<R, AccumT>> keyed = gathered.get(keyAndWindow);
+      if (keyed == null) {
+        keyed = KV.of(key, new WindowRecords<>(window.start(), aggregate.createAccumulator()));
+        gathered.put(keyAndWindow, keyed);
       }
+      WindowRecords<R, AccumT> records = keyed.getValue();
       if (verdict == Arrival.ON_TIME) {
         records.onTime = aggregate.addInput(records.onTime, record);
         records.onTimeRecords++;
@@ -116,25 +118,14 @@ final class GatherWindowRecordsFn<K, R, LateT, AccumT>
       }
     }
     recordsIn.inc(batch.size());
-    gathered.forEach(
-        (keyAndWindow, records) -> out.get(recordsTag).output(KV.of(keyAndWindow.key(), records)));
+    gathered.values().forEach(out.get(recordsTag)::output);
   }
 
   /**
-   * The window of {@code eventTime}: {@code previous}, the window of the record before, when the
-   * event time is in it, as it mostly is within a batch; assigning a window makes three objects.
+   * What a batch's records are gathered by: the key as its record type groups it ({@link
+   * ReplayRecordType#groupingKey}) and the window's start. A record, not a {@code KV}: it is hashed
+   * once per record, and {@code KV}'s hash builds an array and goes through {@code
+   * Arrays.deepHashCode}.
    */
-  private IntervalWindow windowOf(Instant eventTime, @Nullable IntervalWindow previous) {
-    return previous != null
-            && !eventTime.isBefore(previous.start())
-            && eventTime.isBefore(previous.end())
-        ? previous
-        : windowing.windowOf(eventTime);
-  }
-
-  /**
-   * What a batch's records are gathered by. A record, not a {@code KV}: it is hashed once per
-   * record, and {@code KV}'s hash builds an array and goes through {@code Arrays.deepHashCode}.
-   */
-  private record KeyAndWindow<K>(K key, long windowStartMillis) {}
+  private record KeyAndWindow(Object groupingKey, long windowStartMillis) {}
 }

@@ -146,8 +146,8 @@ public final class RecordReplay<T> implements Serializable {
   /**
    * Aggregates the records per key, which {@code keyOf} finds and {@code keyCoder} encodes, and per
    * window of {@code windowing}, with {@code aggregate}: each pane, each record whose window had
-   * expired at the watermark it met, and each line that is no record, with the reason. The key's
-   * {@code equals} must agree with its coder, as a Java record's or a {@code String}'s does.
+   * expired at the watermark it met, and each line that is no record, with the reason. The key
+   * coder must be deterministic, as for any grouping.
    */
   public <K, OutputT> RecordReplayPerWindow<K, T, OutputT> aggregatePerWindow(
       EventTimeWindowing windowing,

@@ -36,6 +36,14 @@ abstract class ReplayRecordType<K, R, LateT> implements Serializable {
 
   abstract K keyOf(R record);
 
+  /**
+   * What {@code key} is grouped by within a batch, as a shuffle groups it: the key coder's
+   * structural value, which is the key itself when the coder is consistent with {@code equals}.
+   */
+  final Object groupingKey(K key) {
+    return keyCoder().structuralValue(key);
+  }
+
   abstract Instant eventTimeOf(R record);
 
   /** What {@code record} becomes, whose {@code window} had expired under {@code watermark}. */

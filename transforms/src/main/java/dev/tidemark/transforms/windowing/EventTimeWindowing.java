@@ -11,6 +11,7 @@ import org.apache.beam.sdk.transforms.windowing.Never;
 import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
 import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 
@@ -135,6 +136,18 @@ public final class EventTimeWindowing implements Serializable {
   /** The window an event at {@code eventTime} belongs to. */
   public IntervalWindow windowOf(Instant eventTime) {
     return windows.assignWindow(eventTime);
+  }
+
+  /**
+   * The window of {@code eventTime}: {@code previous}, the window of the record before, when the
+   * event time is in it, as it mostly is within a batch; assigning a window makes three objects.
+   */
+  public IntervalWindow windowOf(Instant eventTime, @Nullable IntervalWindow previous) {
+    return previous != null
+            && !eventTime.isBefore(previous.start())
+            && eventTime.isBefore(previous.end())
+        ? previous
+        : windowOf(eventTime);
   }
 
   /**

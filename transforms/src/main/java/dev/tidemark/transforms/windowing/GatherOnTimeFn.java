@@ -88,12 +88,7 @@ final class GatherOnTimeFn<RecordT, InputT, RejectT, K, V, AccumT>
       if (record == null) {
         continue;
       }
-      long millis = record.getTimestamp().getMillis();
-      if (window == null
-          || millis < window.start().getMillis()
-          || millis >= window.end().getMillis()) {
-        window = windowing.windowOf(record.getTimestamp());
-      }
+      window = windowing.windowOf(record.getTimestamp(), window);
       K key = keyOf.apply(record.getValue());
       V value = valueOf.apply(record.getValue());
       if (window.end().getMillis() <= bound) {
