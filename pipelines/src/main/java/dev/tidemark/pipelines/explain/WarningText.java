@@ -46,21 +46,12 @@ public final class WarningText {
     if (warning instanceof BeforeEarliestEventTime w) {
       return "event times before 1973, that look like seconds or placeholders, sent to the dead"
           + " letters: "
-          + w.count()
-          + " (line "
-          + w.firstLine()
-          + ": "
-          + w.firstReason()
-          + ")";
+          + countAndFirst(w.count(), w.firstLine(), w.firstReason());
     }
     if (warning instanceof AheadOfTheClock w) {
       return "records too far ahead of the clock, sent to the dead letters: "
-          + w.count()
-          + " (line "
-          + w.firstLine()
-          + ": "
-          + w.firstReason()
-          + "); if the clock is right, fix the producer's; if the data is in the future on"
+          + countAndFirst(w.count(), w.firstLine(), w.firstReason())
+          + "; if the clock is right, fix the producer's; if the data is in the future on"
           + " purpose, raise --maxFutureSkew";
     }
     if (warning instanceof EventTimeJumps w) {
@@ -100,5 +91,10 @@ public final class WarningText {
       return "only the first " + w.listed() + " late records and dead letters each are listed";
     }
     throw new IllegalArgumentException("no text for " + warning);
+  }
+
+  /** How many dead letters of a kind, and the first: {@code 2 (line 3: why)}. */
+  private static String countAndFirst(long count, long firstLine, String firstReason) {
+    return count + " (line " + firstLine + ": " + firstReason + ")";
   }
 }

@@ -35,7 +35,9 @@ import org.joda.time.Duration;
  *             SerializableCoder.of(Click.class))
  *         .withMaxOutOfOrderness(Duration.standardSeconds(2));
  * PerWindowResult<String, Click, Long> perPage =
- *     pipeline.apply(clicks.aggregatePerWindow(windowing, Click::page, StringUtf8Coder.of(), count));
+ *     pipeline.apply(
+ *         clicks.aggregatePerWindow(
+ *             windowing, Click::page, StringUtf8Coder.of(), Count.<Click>combineFn()));
  * perPage.finalPanes();   // one KeyedPane(page, pane, count) per page and window
  * perPage.expired();      // KV(page, Expired(click, event time, window, watermark))
  * perPage.deadLetters();  // lines that are no click, with the reason
