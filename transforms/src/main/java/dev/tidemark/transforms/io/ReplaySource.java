@@ -53,7 +53,7 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
 
   private final RecordedLines lines;
   private final RecordFormat<?> format;
-  private final Duration maxOutOfOrderness;
+  private Duration maxOutOfOrderness;
   private ClockSkewGuard clockSkewGuard = ClockSkewGuard.withDefaultSkew();
   private double linesPerSecond;
 
@@ -110,11 +110,16 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
    */
   public static ReplaySource of(
       RecordedLines lines, RecordFormat<?> format, Duration maxOutOfOrderness) {
+    return new ReplaySource(lines, format, Duration.ZERO).withMaxOutOfOrderness(maxOutOfOrderness);
+  }
+
+  /** How far behind the newest event time a line may arrive and still be on time. */
+  public ReplaySource withMaxOutOfOrderness(Duration maxOutOfOrderness) {
     if (maxOutOfOrderness == null || maxOutOfOrderness.getMillis() < 0) {
       throw new IllegalArgumentException(
           "maxOutOfOrderness: " + maxOutOfOrderness + " is not allowed; use zero or more, e.g. 2s");
     }
-    return new ReplaySource(lines, format, maxOutOfOrderness);
+    return with(copy -> copy.maxOutOfOrderness = maxOutOfOrderness);
   }
 
   /** Releases at most {@code linesPerSecond} lines a second; 0 means as fast as possible. */
@@ -312,12 +317,12 @@ public final class ReplaySource extends UnboundedSource<List<ArrivedLine>, Repla
   }
 
   /** The bound by which the watermark trails the newest event time. */
-  Duration maxOutOfOrderness() {
+  public Duration maxOutOfOrderness() {
     return maxOutOfOrderness;
   }
 
   /** The guard that admits an event time, or refuses it as too far ahead of the clock. */
-  ClockSkewGuard clockSkewGuard() {
+  public ClockSkewGuard clockSkewGuard() {
     return clockSkewGuard;
   }
 

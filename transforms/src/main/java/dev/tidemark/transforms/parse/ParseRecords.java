@@ -108,8 +108,8 @@ public final class ParseRecords<InputT, T>
     return new ParseInGatherStep<>(parser(), toArrivedLine);
   }
 
-  /** The one parse rule of this transform, for a replay or another step to apply. */
-  ArrivedLineParser<T> parser() {
+  /** The one parse rule of this transform, wherever it runs. */
+  private ArrivedLineParser<T> parser() {
     return ArrivedLineParser.of(format, clockSkewGuard);
   }
 

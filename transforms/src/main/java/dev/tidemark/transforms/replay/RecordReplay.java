@@ -6,12 +6,10 @@ import dev.tidemark.transforms.io.ReplaySource;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.RecordFormat;
-import dev.tidemark.transforms.watermark.ClockSkewGuard;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
@@ -19,7 +17,6 @@ import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
@@ -52,18 +49,16 @@ public final class RecordReplay<T> implements Serializable {
   private final RecordedLines lines;
   private final RecordFormat<T> format;
   private final Coder<T> coder;
-  private Duration maxOutOfOrderness = Duration.ZERO;
-  private Duration maxFutureSkew = ClockSkewGuard.DEFAULT_MAX_FUTURE_SKEW;
-  private double linesPerSecond;
-  private Duration progressEvery = Duration.ZERO;
-  private @Nullable SerializableFunction<String, String> partitionOf;
-  private Duration idleTimeout = Duration.ZERO;
-  private boolean arrivalClock;
 
-  private RecordReplay(RecordedLines lines, RecordFormat<T> format, Coder<T> coder) {
+  /** The recording as the replay reads it, with every setting of the replay. */
+  private final ReplaySource source;
+
+  private RecordReplay(
+      RecordedLines lines, RecordFormat<T> format, Coder<T> coder, ReplaySource source) {
     this.lines = lines;
     this.format = format;
     this.coder = coder;
+    this.source = source;
   }
 
   /**
@@ -73,22 +68,22 @@ public final class RecordReplay<T> implements Serializable {
    */
   public static <T> RecordReplay<T> of(
       RecordedLines lines, RecordFormat<T> format, Coder<T> coder) {
-    return new RecordReplay<>(lines, format, coder);
+    return new RecordReplay<>(lines, format, coder, ReplaySource.of(lines, format, Duration.ZERO));
   }
 
   /** How far behind the newest event time a record may arrive and still be on time. */
   public RecordReplay<T> withMaxOutOfOrderness(Duration maxOutOfOrderness) {
-    return with(copy -> copy.maxOutOfOrderness = maxOutOfOrderness);
+    return reading(source.withMaxOutOfOrderness(maxOutOfOrderness));
   }
 
   /** How far ahead of the wall clock an event time may be before the record is a dead letter. */
   public RecordReplay<T> withMaxFutureSkew(Duration maxFutureSkew) {
-    return with(copy -> copy.maxFutureSkew = maxFutureSkew);
+    return reading(source.withMaxFutureSkew(maxFutureSkew));
   }
 
   /** Releases at most {@code linesPerSecond} lines a second, like a live feed; 0: no limit. */
   public RecordReplay<T> withRate(double linesPerSecond) {
-    return with(copy -> copy.linesPerSecond = linesPerSecond);
+    return reading(source.withRate(linesPerSecond));
   }
 
   /**
@@ -96,7 +91,7 @@ public final class RecordReplay<T> implements Serializable {
    * read, their share of the recording, the rate and the replay's watermark. Off by default.
    */
   public RecordReplay<T> withProgressEvery(Duration interval) {
-    return with(copy -> copy.progressEvery = interval);
+    return reading(source.withProgressEvery(interval));
   }
 
   /**
@@ -107,11 +102,7 @@ public final class RecordReplay<T> implements Serializable {
    */
   public RecordReplay<T> withPartitions(
       SerializableFunction<String, String> partitionOf, Duration idleTimeout) {
-    return with(
-        copy -> {
-          copy.partitionOf = partitionOf;
-          copy.idleTimeout = idleTimeout;
-        });
+    return reading(source.withPartitions(partitionOf, idleTimeout));
   }
 
   /**
@@ -123,26 +114,12 @@ public final class RecordReplay<T> implements Serializable {
    * @throws IllegalArgumentException if the recording does not know when its lines arrived
    */
   public RecordReplay<T> withArrivalClock(Duration idleTimeout) {
-    return with(
-        copy -> {
-          copy.arrivalClock = true;
-          copy.idleTimeout = idleTimeout;
-        });
+    return reading(source.withArrivalClock(idleTimeout));
   }
 
-  /** A copy with {@code change} made to it; checks the settings at once, before any pipeline. */
-  private RecordReplay<T> with(Consumer<RecordReplay<T>> change) {
-    RecordReplay<T> copy = new RecordReplay<>(lines, format, coder);
-    copy.maxOutOfOrderness = maxOutOfOrderness;
-    copy.maxFutureSkew = maxFutureSkew;
-    copy.linesPerSecond = linesPerSecond;
-    copy.progressEvery = progressEvery;
-    copy.partitionOf = partitionOf;
-    copy.idleTimeout = idleTimeout;
-    copy.arrivalClock = arrivalClock;
-    change.accept(copy);
-    copy.source();
-    return copy;
+  /** This replay, reading the recording as {@code changed} does. */
+  private RecordReplay<T> reading(ReplaySource changed) {
+    return new RecordReplay<>(lines, format, coder, changed);
   }
 
   /**
@@ -184,29 +161,21 @@ public final class RecordReplay<T> implements Serializable {
 
   /** How far behind the newest event time a record may arrive and still be on time. */
   Duration maxOutOfOrderness() {
-    return maxOutOfOrderness;
+    return source.maxOutOfOrderness();
   }
 
   /** How far ahead of the wall clock an event time may be before the record is a dead letter. */
   Duration maxFutureSkew() {
-    return maxFutureSkew;
+    return source.clockSkewGuard().maxFutureSkew();
   }
 
   /** How the replay's windowing parses the recording's lines. */
   ArrivedLineParser<T> parser() {
-    return ArrivedLineParser.of(format, ClockSkewGuard.allowingFutureSkew(maxFutureSkew));
+    return ArrivedLineParser.of(format, source.clockSkewGuard());
   }
 
   /** The recording as lines, whole and in order. */
   ReplaySource source() {
-    ReplaySource source =
-        ReplaySource.of(lines, format, maxOutOfOrderness)
-            .withMaxFutureSkew(maxFutureSkew)
-            .withRate(linesPerSecond)
-            .withProgressEvery(progressEvery);
-    if (arrivalClock) {
-      return source.withArrivalClock(idleTimeout);
-    }
-    return partitionOf == null ? source : source.withPartitions(partitionOf, idleTimeout);
+    return source;
   }
 }
