@@ -112,11 +112,12 @@ class ParseRecordsTest {
     if (reason.contains("ahead of the clock")) {
       return "ahead of the clock";
     }
-    if (reason.contains("1973")) {
-      return "before 1973";
-    }
+    // Phrases, not numbers: a reason's epoch milliseconds can hold any digits, "1973" among them.
     if (reason.contains("is before the timestamp")) {
       return "before the source's timestamp";
+    }
+    if (reason.contains("the earliest accepted")) {
+      return "before 1973";
     }
     return reason;
   }
