@@ -1,17 +1,16 @@
 package dev.tidemark.pipelines;
 
-import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
+import dev.tidemark.pipelines.config.TimeZoneOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.SourceUri;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
-import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import org.apache.beam.sdk.Pipeline;
@@ -30,7 +29,7 @@ import org.apache.beam.sdk.options.Description;
 public final class MetricsPipeline {
 
   /** The options of {@code metrics}. */
-  public interface Options extends SourceOptions {
+  public interface Options extends SourceOptions, TimeZoneOptions {
     @Description("Size of the tumbling event-time windows")
     @Default.String("1s")
     String getWindowSize();
@@ -42,12 +41,6 @@ public final class MetricsPipeline {
     String getMaxOutOfOrderness();
 
     void setMaxOutOfOrderness(String value);
-
-    @Description("Time zone of event_time_log, e.g. UTC or Asia/Shanghai")
-    @Default.String("UTC")
-    String getTimeZone();
-
-    void setTimeZone(String value);
   }
 
   /** S5's records: key (i, op), event time t. */
@@ -61,7 +54,7 @@ public final class MetricsPipeline {
 
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
   public static Pipeline build(Options options) {
-    ZoneId timeZone = timeZone(options.getTimeZone());
+    ZoneId timeZone = TimeZoneOptions.zoneOf(options);
     PerWindowCounts.Settings settings = settings(options);
     RunnerSettings.apply(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
@@ -127,15 +120,5 @@ public final class MetricsPipeline {
       throw new IllegalStateException("the key of a metrics result is not (i, op): " + result);
     }
     return result.key();
-  }
-
-  /** The zone {@code --timeZone} names, looked up once: not once per result. */
-  static ZoneId timeZone(String timeZone) {
-    try {
-      return ZoneId.of(timeZone);
-    } catch (DateTimeException | NullPointerException e) {
-      throw new ConfigurationException(
-          "--timeZone: '" + timeZone + "' is not a time zone; use e.g. UTC or Asia/Shanghai");
-    }
   }
 }

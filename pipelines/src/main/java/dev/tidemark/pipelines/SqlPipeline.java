@@ -7,6 +7,7 @@ import dev.tidemark.pipelines.config.NearestName;
 import dev.tidemark.pipelines.config.QueryOptions;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
+import dev.tidemark.pipelines.config.TimeZoneOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.Source;
@@ -143,7 +144,8 @@ public final class SqlPipeline {
       throw new ConfigurationException(option + ": " + e.getMessage() + didYouMean(e));
     }
     try {
-      return WindowedQuery.plan(table, queryText(options.getQuery()));
+      return WindowedQuery.plan(
+          table.withTimeZone(TimeZoneOptions.zoneOf(options)), queryText(options.getQuery()));
     } catch (InvalidQueryException e) {
       throw new ConfigurationException("--query: " + e.getMessage() + didYouMean(e));
     }

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,7 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * autoWatermarkInterval} 0), so which records it drops is as deterministic as tidemark's replay,
  * and the two must agree on every final row. On input with late records, Flink SQL drops them
  * without a trace; tidemark writes the same rows and has every dropped record in its late output,
- * so its rows and late records account for every record.
+ * so its rows and late records account for every record. Two of the queries run in a time zone
+ * other than UTC, Flink SQL's {@code table.local-time-zone} and tidemark's {@code --timeZone}: the
+ * windows' bounds and a {@code TIMESTAMP} literal in {@code WHERE} are local times there.
  */
 class FlinkSqlDifferentialTest {
 
@@ -55,48 +57,52 @@ class FlinkSqlDifferentialTest {
     // A watermark after every record: Flink SQL drops exactly the records that are late.
     flink.getConfig().setAutoWatermarkInterval(0);
     flinkSql = StreamTableEnvironment.create(flink);
-    flinkSql.getConfig().setLocalTimeZone(ZoneOffset.UTC);
   }
 
   static Stream<Arguments> queries() {
     return Stream.of(
-        Arguments.of("S5's query", SqlPipeline.S5_QUERY),
+        Arguments.of("S5's query", SqlPipeline.S5_QUERY, "UTC"),
         Arguments.of(
             "SUM, MIN, MAX and AVG",
             "SELECT i, op, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, SUM(v) AS s,"
                 + " MIN(v) AS mn, MAX(v) AS mx, AVG(v) AS av FROM _source_table"
-                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, op"),
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, op",
+            "UTC"),
+        // New York's local time: the window's end, and the TIMESTAMP literal, 5 h behind UTC.
         Arguments.of(
             "WHERE and HAVING",
             "SELECT i, TUMBLE_END(rowtime, INTERVAL '2' SECOND) AS we, COUNT(*) AS n"
-                + " FROM _source_table WHERE op <> 'kafka_sink'"
-                + " GROUP BY TUMBLE(rowtime, INTERVAL '2' SECOND), i HAVING COUNT(*) > 3"),
+                + " FROM _source_table"
+                + " WHERE op <> 'kafka_sink' AND rowtime >= TIMESTAMP '2023-11-14 17:13:25'"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '2' SECOND), i HAVING COUNT(*) > 3",
+            "America/New_York"),
         Arguments.of(
             "the window table function",
             "SELECT window_start, window_end, op, COUNT(*) AS n, SUM(v) AS s"
                 + " FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1'"
-                + " SECOND)) GROUP BY window_start, window_end, op"));
+                + " SECOND)) GROUP BY window_start, window_end, op",
+            "Asia/Shanghai"));
   }
 
-  @ParameterizedTest(name = "{0}, in order")
+  @ParameterizedTest(name = "{0}, in order, in {2}")
   @MethodSource("queries")
-  void inOrderBothEnginesGiveTheSameRows(String name, String query) throws Exception {
+  void inOrderBothEnginesGiveTheSameRows(String name, String query, String zone) throws Exception {
     List<String> records = records(false);
-    Outputs.Run tidemark = tidemark(records, query, name + "-in-order");
+    Outputs.Run tidemark = tidemark(records, query, zone, name + "-in-order");
 
-    assertThat(finalRows(tidemark.results()), equalTo(flinkSqlRows(records, query)));
+    assertThat(finalRows(tidemark.results()), equalTo(flinkSqlRows(records, query, zone)));
     assertThat(finalRows(tidemark.results()).size(), greaterThan(10));
     assertThat(tidemark.late().size(), equalTo(0));
   }
 
-  @ParameterizedTest(name = "{0}, with late records")
+  @ParameterizedTest(name = "{0}, with late records, in {2}")
   @MethodSource("queries")
-  void withLateRecordsFlinkSqlMissesExactlyTheRecordsTidemarkKeepsLate(String name, String query)
-      throws Exception {
+  void withLateRecordsFlinkSqlMissesExactlyTheRecordsTidemarkKeepsLate(
+      String name, String query, String zone) throws Exception {
     List<String> records = records(true);
-    Outputs.Run tidemark = tidemark(records, query, name + "-late");
+    Outputs.Run tidemark = tidemark(records, query, zone, name + "-late");
 
-    assertThat(finalRows(tidemark.results()), equalTo(flinkSqlRows(records, query)));
+    assertThat(finalRows(tidemark.results()), equalTo(flinkSqlRows(records, query, zone)));
     assertThat(tidemark.late().size(), not(equalTo(0)));
     if (query.equals(SqlPipeline.S5_QUERY)) {
       long counted = 0;
@@ -138,7 +144,7 @@ class FlinkSqlDifferentialTest {
     return records;
   }
 
-  private static Outputs.Run tidemark(List<String> records, String query, String name)
+  private static Outputs.Run tidemark(List<String> records, String query, String zone, String name)
       throws Exception {
     String file = name.replaceAll("[^A-Za-z0-9-]", "_");
     Path input = directory.resolve(file + ".json");
@@ -150,6 +156,7 @@ class FlinkSqlDifferentialTest {
         "--source=file:" + input,
         "--schema=" + SCHEMA,
         "--query=" + query,
+        "--timeZone=" + zone,
         "--maxOutOfOrderness=2s",
         "--emit=final",
         "--runner=DirectRunner");
@@ -176,8 +183,13 @@ class FlinkSqlDifferentialTest {
     return rows;
   }
 
-  /** What Flink SQL gives for {@code query} over {@code records}, as {@link #finalRows}. */
-  private static List<String> flinkSqlRows(List<String> records, String query) throws Exception {
+  /**
+   * What Flink SQL gives for {@code query} over {@code records} with {@code zone} its local time
+   * zone, as {@link #finalRows}.
+   */
+  private static List<String> flinkSqlRows(List<String> records, String query, String zone)
+      throws Exception {
+    flinkSql.getConfig().setLocalTimeZone(ZoneId.of(zone));
     List<Row> input = new ArrayList<>();
     for (String record : records) {
       JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(record);

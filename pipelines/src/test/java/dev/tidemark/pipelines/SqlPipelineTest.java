@@ -76,12 +76,20 @@ class SqlPipelineTest {
     Files.write(stats, lines);
   }
 
-  @ParameterizedTest(name = "{0} at parallelism {1}")
-  @CsvSource({"DirectRunner, 1", "FlinkRunner, 1", "FlinkRunner, 2", "FlinkRunner, 4"})
-  void s5QueryTextGivesTheRowsLateRecordsAndDeadLettersOfMetrics(String runner, int parallelism)
-      throws Exception {
+  @ParameterizedTest(name = "{0} at parallelism {1}, in {2}")
+  @CsvSource({
+    "DirectRunner, 1, UTC",
+    "FlinkRunner, 1, UTC",
+    "FlinkRunner, 2, Asia/Shanghai",
+    "FlinkRunner, 4, America/New_York"
+  })
+  void s5QueryTextGivesTheRowsLateRecordsAndDeadLettersOfMetrics(
+      String runner, int parallelism, String timeZone) throws Exception {
     String[] common = {
-      "--source=file:" + stats, "--runner=" + runner, "--parallelism=" + parallelism
+      "--source=file:" + stats,
+      "--runner=" + runner,
+      "--parallelism=" + parallelism,
+      "--timeZone=" + timeZone
     };
     Outputs.Run metrics =
         Outputs.run(directory, "metrics-" + runner + parallelism, withCommand("metrics", common));
@@ -222,6 +230,12 @@ class SqlPipelineTest {
             "sql",
             "--query=SELECT i, COUNT(*) FROM _source_table"
                 + " GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND), i");
+    CommandLine kolkata =
+        CommandLine.run(
+            "sql",
+            "--timeZone=Asia/Kolkata",
+            "--query=SELECT i, COUNT(*) FROM _source_table"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' HOUR), i");
     CommandLine typo =
         CommandLine.run(
             "sql",
@@ -231,6 +245,13 @@ class SqlPipelineTest {
     assertThat(hop.err, hop.exitCode, equalTo(2));
     assertThat(hop.err.strip().lines().count(), equalTo(1L));
     assertThat(hop.err, containsString("--query: HOP windows are not supported; sql takes SELECT"));
+    assertThat(kolkata.err, kolkata.exitCode, equalTo(2));
+    assertThat(kolkata.err.strip().lines().count(), equalTo(1L));
+    assertThat(
+        kolkata.err,
+        containsString(
+            "--query: in --timeZone=Asia/Kolkata, which has been UTC+05:30 since 1973, a window of"
+                + " 1h would start 30m after the local time Flink SQL starts it at"));
     assertThat(typo.exitCode, equalTo(2));
     assertThat(
         typo.err,

@@ -2,13 +2,12 @@ package dev.tidemark.pipelines.config;
 
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * The options that describe the records a SQL query reads, shared by {@code sql} and by {@code
  * explain}, which explains what {@code sql} does when it is given a query. Their defaults are S5's.
  */
-public interface QueryOptions extends PipelineOptions {
+public interface QueryOptions extends TimeZoneOptions {
   @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
   @Default.String("t BIGINT, i VARCHAR, op VARCHAR")
   String getSchema();

@@ -38,15 +38,20 @@ final class RowExpressions implements Serializable {
 
   private final String code;
   private final boolean filters;
+  private final SessionTimeZone timeZone;
   private transient @Nullable Function1<DataContext, Object[]> compiled;
 
-  private RowExpressions(String code, boolean filters) {
+  private RowExpressions(String code, boolean filters, SessionTimeZone timeZone) {
     this.code = code;
     this.filters = filters;
+    this.timeZone = timeZone;
   }
 
-  /** The projection and condition of {@code program}, compiled now to check that they compile. */
-  static RowExpressions of(RexProgram program, RexBuilder rexBuilder) {
+  /**
+   * The projection and condition of {@code program}, compiled now to check that they compile, with
+   * the clock's functions ({@code CURRENT_TIMESTAMP}, {@code LOCALTIMESTAMP}) in {@code timeZone}.
+   */
+  static RowExpressions of(RexProgram program, RexBuilder rexBuilder, SessionTimeZone timeZone) {
     List<RexNode> expressions = new ArrayList<>();
     for (RexLocalRef projected : program.getProjectList()) {
       expressions.add(program.expandLocalRef(projected));
@@ -58,7 +63,7 @@ final class RowExpressions implements Serializable {
     RexExecutable executable =
         RexExecutorImpl.getExecutable(rexBuilder, expressions, program.getInputRowType());
     COMPILED.putIfAbsent(executable.getSource(), executable.getFunction());
-    return new RowExpressions(executable.getSource(), condition != null);
+    return new RowExpressions(executable.getSource(), condition != null, timeZone);
   }
 
   /**
@@ -68,7 +73,7 @@ final class RowExpressions implements Serializable {
    *     zero, a cast of text that is not a number)
    */
   Object @Nullable [] apply(Object[] row) {
-    Object[] projected = function().apply(new RowContext(row));
+    Object[] projected = function().apply(new RowContext(row, timeZone));
     if (!filters) {
       return projected;
     }
@@ -89,13 +94,16 @@ final class RowExpressions implements Serializable {
 
   /**
    * What Calcite's code asks of its context: the row, under {@code inputRecord}, and the time of
-   * day and zone for {@code CURRENT_TIMESTAMP} and its like: the wall clock, in UTC.
+   * day and zone for {@code CURRENT_TIMESTAMP} and its like: the wall clock, in the query's zone,
+   * as Calcite's own connections give them.
    */
   private static final class RowContext implements DataContext {
     private final Object[] row;
+    private final SessionTimeZone timeZone;
 
-    RowContext(Object[] row) {
+    RowContext(Object[] row, SessionTimeZone timeZone) {
       this.row = row;
+      this.timeZone = timeZone;
     }
 
     @Override
@@ -117,8 +125,9 @@ final class RowExpressions implements Serializable {
     public @Nullable Object get(String name) {
       return switch (name) {
         case "inputRecord" -> row;
-        case "currentTimestamp", "localTimestamp", "utcTimestamp" -> System.currentTimeMillis();
-        case "timeZone" -> TimeZone.getTimeZone("UTC");
+        case "currentTimestamp", "localTimestamp" -> timeZone.local(System.currentTimeMillis());
+        case "utcTimestamp" -> System.currentTimeMillis();
+        case "timeZone" -> TimeZone.getTimeZone(timeZone.zone());
         default -> null;
       };
     }

@@ -49,18 +49,22 @@ final class RowsToEventsFn extends DoFn<Row, Event> {
     }
   }
 
-  /** The row's values as Calcite holds them, {@code rowtime} last. */
+  /** The row's values as Calcite holds them, {@code rowtime} last, times in the query's zone. */
   private Object[] values(Row row, Instant timestamp) throws BadRecordException {
     int fields = schema.getFieldCount();
+    SessionTimeZone zone = query.table().timeZone();
     Object[] values = new Object[fields + 1];
     for (int f = 0; f < fields; f++) {
       Object value = row.getValue(f);
       if (value == null) {
         throw new BadRecordException("field '" + schema.getField(f).getName() + "' is null");
       }
-      values[f] = value instanceof ReadableInstant instant ? (Object) instant.getMillis() : value;
+      values[f] =
+          value instanceof ReadableInstant instant
+              ? (Object) zone.local(instant.getMillis())
+              : value;
     }
-    values[fields] = timestamp.getMillis();
+    values[fields] = zone.local(timestamp.getMillis());
     return values;
   }
 }

@@ -8,6 +8,8 @@ import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.Expired;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.schemas.Schema;
@@ -64,38 +66,50 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
   private final Duration allowedLateness;
   private final @Nullable Duration idleFlush;
   private final boolean finalPaneOnly;
+  private final ZoneId timeZone;
 
   private SqlPerWindow(
       String table,
       String query,
       Duration allowedLateness,
       @Nullable Duration idleFlush,
-      boolean finalPaneOnly) {
+      boolean finalPaneOnly,
+      ZoneId timeZone) {
     this.table = table;
     this.query = query;
     this.allowedLateness = allowedLateness;
     this.idleFlush = idleFlush;
     this.finalPaneOnly = finalPaneOnly;
+    this.timeZone = timeZone;
   }
 
   /** Runs {@code query}, whose {@code FROM} names the input {@code table}. */
   public static SqlPerWindow of(String table, String query) {
-    return new SqlPerWindow(table, query, Duration.ZERO, null, false);
+    return new SqlPerWindow(table, query, Duration.ZERO, null, false, ZoneOffset.UTC);
   }
 
   /** How long after its end a window still takes late rows, as LATE panes. */
   public SqlPerWindow withAllowedLateness(Duration lateness) {
-    return new SqlPerWindow(table, query, lateness, idleFlush, finalPaneOnly);
+    return new SqlPerWindow(table, query, lateness, idleFlush, finalPaneOnly, timeZone);
   }
 
   /** How long the watermark may stand still before a window with rows gives an EARLY pane. */
   public SqlPerWindow withIdleFlush(Duration flush) {
-    return new SqlPerWindow(table, query, allowedLateness, flush, finalPaneOnly);
+    return new SqlPerWindow(table, query, allowedLateness, flush, finalPaneOnly, timeZone);
   }
 
   /** One row per group and window: its final pane, when the window expires. */
   public SqlPerWindow withFinalPaneOnly() {
-    return new SqlPerWindow(table, query, allowedLateness, idleFlush, true);
+    return new SqlPerWindow(table, query, allowedLateness, idleFlush, true, timeZone);
+  }
+
+  /**
+   * The query's {@code TIMESTAMP} values ({@code rowtime}, the window's bounds, what {@code
+   * DATE_FORMAT} writes) are local dates and times in {@code zone}, as Flink SQL's {@code
+   * table.local-time-zone} makes them; by default UTC ({@link SqlTable#withTimeZone}).
+   */
+  public SqlPerWindow withTimeZone(ZoneId zone) {
+    return new SqlPerWindow(table, query, allowedLateness, idleFlush, finalPaneOnly, zone);
   }
 
   @Override
@@ -132,7 +146,7 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
 
   private WindowedQuery plan(Schema schema) {
     try {
-      return WindowedQuery.plan(SqlTable.ofRows(table, schema), query);
+      return WindowedQuery.plan(SqlTable.ofRows(table, schema).withTimeZone(timeZone), query);
     } catch (InvalidQueryException e) {
       throw new IllegalArgumentException("SqlPerWindow: " + e.getMessage(), e);
     }

@@ -72,11 +72,14 @@ public final class SqlRecordFormat implements EventFormat {
       row[c] = types.get(c).parse(columns[c], texts[c]);
     }
     int timeColumn = query.table().eventTimeColumn();
-    long time =
-        row[timeColumn] instanceof Long millis
-            ? millis
-            : (Long) ColumnType.TIMESTAMP.parse(columns[timeColumn], texts[timeColumn]);
-    row[columns.length] = time;
+    long time = (Long) row[timeColumn];
+    SessionTimeZone zone = query.table().timeZone();
+    for (int c = 0; c < columns.length; c++) {
+      if (types.get(c) == ColumnType.TIMESTAMP) {
+        row[c] = zone.local((Long) row[c]);
+      }
+    }
+    row[columns.length] = zone.local(time);
     return query.event(row, EventTimes.check(columns[timeColumn], time), raw);
   }
 

@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.sql;
 
 import java.io.Serializable;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +44,19 @@ public final class SqlTable implements Serializable {
   private final List<String> columns;
   private final List<ColumnType> types;
   private final int eventTimeColumn;
+  private final SessionTimeZone timeZone;
 
-  private SqlTable(String name, List<String> columns, List<ColumnType> types, int eventTimeColumn) {
+  private SqlTable(
+      String name,
+      List<String> columns,
+      List<ColumnType> types,
+      int eventTimeColumn,
+      SessionTimeZone timeZone) {
     this.name = name;
     this.columns = List.copyOf(columns);
     this.types = List.copyOf(types);
     this.eventTimeColumn = eventTimeColumn;
+    this.timeZone = timeZone;
   }
 
   /**
@@ -101,7 +109,7 @@ public final class SqlTable implements Serializable {
               + timeType
               + "; it holds epoch milliseconds (BIGINT) or an instant (TIMESTAMP)");
     }
-    return new SqlTable(name, columns, types, eventTimeColumn);
+    return new SqlTable(name, columns, types, eventTimeColumn, SessionTimeZone.UTC);
   }
 
   /**
@@ -128,7 +136,7 @@ public final class SqlTable implements Serializable {
       columns.add(field.getName());
       types.add(type);
     }
-    return new SqlTable(name, columns, types, ELEMENT_TIMESTAMP);
+    return new SqlTable(name, columns, types, ELEMENT_TIMESTAMP, SessionTimeZone.UTC);
   }
 
   /** The columns {@code schema} declares, parsed as the column list of a {@code CREATE TABLE}. */
@@ -156,6 +164,21 @@ public final class SqlTable implements Serializable {
       }
     }
     return PlanningErrors.firstLine(PlanningErrors.rootCause(e).getMessage());
+  }
+
+  /**
+   * The same table with its {@code TIMESTAMP} values, {@code rowtime} among them, local dates and
+   * times in {@code zone}, as Flink SQL's {@code table.local-time-zone} makes them; by default they
+   * are in UTC. A query over it whose tumbling windows would start at another local time than
+   * Flink's is refused when planned ({@link SessionTimeZone}).
+   */
+  public SqlTable withTimeZone(ZoneId zone) {
+    return new SqlTable(name, columns, types, eventTimeColumn, SessionTimeZone.of(zone));
+  }
+
+  /** The zone in which the query's {@code TIMESTAMP} values are local dates and times. */
+  SessionTimeZone timeZone() {
+    return timeZone;
   }
 
   /** The name a query gives the table. */

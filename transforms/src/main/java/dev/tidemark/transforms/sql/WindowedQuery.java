@@ -181,8 +181,8 @@ public final class WindowedQuery implements Serializable {
       GroupColumn column = groupColumns.get(g);
       grouped[g] =
           switch (column.kind()) {
-            case WINDOW_START -> pane.windowStart().getMillis();
-            case WINDOW_END -> pane.windowEnd().getMillis();
+            case WINDOW_START -> table.timeZone().local(pane.windowStart().getMillis());
+            case WINDOW_END -> table.timeZone().local(pane.windowEnd().getMillis());
             case KEY -> keyValue(key, column.keyPart());
           };
     }

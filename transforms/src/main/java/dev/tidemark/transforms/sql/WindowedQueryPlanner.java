@@ -119,6 +119,7 @@ final class WindowedQueryPlanner {
           "a GROUP BY without TUMBLE(rowtime, INTERVAL ...) is not supported: a stream's"
               + " groups never end");
     }
+    table.timeZone().checkWindows(size);
     boolean windowGrouped = window != null;
     for (int column : aggregate.getGroupSet().asList()) {
       if (window != null && column == window.groupColumn()) {
@@ -190,7 +191,8 @@ final class WindowedQueryPlanner {
         aggregations,
         select == null
             ? null
-            : RowExpressions.of(select.getProgram(), select.getCluster().getRexBuilder()),
+            : RowExpressions.of(
+                select.getProgram(), select.getCluster().getRexBuilder(), table.timeZone()),
         resultNames,
         resultTypes);
   }
@@ -216,7 +218,8 @@ final class WindowedQueryPlanner {
       if (step instanceof BeamCalcRel calc) {
         steps.add(
             new RowStep.Calc(
-                RowExpressions.of(calc.getProgram(), calc.getCluster().getRexBuilder())));
+                RowExpressions.of(
+                    calc.getProgram(), calc.getCluster().getRexBuilder(), table.timeZone())));
         traces.add(Trace.of(calc));
       } else {
         if (function != null) {

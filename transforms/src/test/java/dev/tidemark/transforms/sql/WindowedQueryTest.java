@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.BadRecordException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -193,6 +194,70 @@ class WindowedQueryTest {
       assertThat(query[0], e.getMessage(), containsString(query[1]));
       assertThat(e.getMessage(), containsString("sql takes SELECT"));
     }
+  }
+
+  /**
+   * In a time zone, as Flink SQL's {@code table.local-time-zone} has it: {@code rowtime}, a {@code
+   * TIMESTAMP} column, the window's bounds and what {@code DATE_FORMAT} writes are local dates and
+   * times there, and a {@code TIMESTAMP} literal in {@code WHERE} is read there; the event time and
+   * the window the pane engine sees stay the same instants.
+   */
+  @Test
+  void inATimeZoneEveryTimestampOfTheQueryIsALocalTimeThere() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            SqlTable.of("events", "t BIGINT, seen TIMESTAMP, i VARCHAR", "t")
+                .withTimeZone(ZoneId.of("Asia/Shanghai")),
+            "SELECT i, DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND), 'yyyy-MM-dd HH:mm:ss')"
+                + " AS e, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, MAX(seen) AS latest"
+                + " FROM events WHERE rowtime >= TIMESTAMP '2023-11-15 06:13:21'"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
+    Event before = format.parse("1700000000500,2023-11-14T22:13:20Z,idx");
+    Event a = format.parse("1700000001000,2023-11-14T22:13:21Z,idx");
+    Event b = format.parse("1700000001500,1700000001500,idx");
+
+    assertThat(a.eventTime(), equalTo(new Instant(1700000001000L)));
+    assertThat(query.isFiltered(before.key()), equalTo(true));
+    assertThat(query.isFiltered(a.key()), equalTo(false));
+    Object[] row =
+        query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)));
+    assertThat(row[1], equalTo("2023-11-15 06:13:22"));
+    assertThat(query.shown(2, row[2]), equalTo("2023-11-15 06:13:21.000"));
+    assertThat(query.shown(3, row[3]), equalTo("2023-11-15 06:13:21.500"));
+  }
+
+  /**
+   * A window that does not divide the zone's offset from UTC would start at another local time than
+   * Flink SQL's (Kolkata is 5:30 ahead: an hour's window would start at half past): refused, and
+   * the windows that do divide it run.
+   */
+  @Test
+  void aWindowThatWouldStartAtAnotherLocalTimeThanFlinksIsRefused() throws Exception {
+    SqlTable kolkata = s5Table().withTimeZone(ZoneId.of("Asia/Kolkata"));
+    String hourly =
+        "SELECT i, COUNT(*) AS n FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' HOUR), i";
+
+    InvalidQueryException e =
+        assertThrows(InvalidQueryException.class, () -> WindowedQuery.plan(kolkata, hourly));
+
+    assertThat(
+        e.getMessage(),
+        equalTo(
+            "in --timeZone=Asia/Kolkata, which has been UTC+05:30 since 1973, a window of 1h"
+                + " would start 30m after the local time Flink SQL starts it at: sql aligns"
+                + " windows on UTC; give a window that divides the zone's offset, or"
+                + " --timeZone=UTC"));
+    assertThat(
+        WindowedQuery.plan(kolkata, hourly.replace("'1' HOUR", "'30' MINUTE"))
+            .windowSize()
+            .getStandardMinutes(),
+        equalTo(30L));
+    assertThat(
+        WindowedQuery.plan(s5Table(), hourly.replace("'1' HOUR", "'1' DAY"))
+            .windowSize()
+            .getStandardDays(),
+        equalTo(1L));
   }
 
   @Test

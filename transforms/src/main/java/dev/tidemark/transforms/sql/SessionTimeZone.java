@@ -1,0 +1,103 @@
+package dev.tidemark.transforms.sql;
+
+import dev.tidemark.transforms.watermark.ClockSkewGuard;
+import dev.tidemark.transforms.watermark.DurationText;
+import java.io.Serializable;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneOffsetTransitionRule;
+import java.time.zone.ZoneRules;
+import java.util.Set;
+import java.util.TreeSet;
+import org.joda.time.Duration;
+
+/**
+ * The time zone in which a query's {@code TIMESTAMP} values are local dates and times, as Flink
+ * SQL's {@code table.local-time-zone} makes them of an event time ({@code TIMESTAMP_LTZ}): {@code
+ * rowtime}, a {@code TIMESTAMP} column, {@code TUMBLE_START} and {@code TUMBLE_END}, {@code
+ * window_start} and {@code window_end}, what {@code DATE_FORMAT} writes and a {@code TIMESTAMP}
+ * literal in a {@code WHERE}. Calcite holds such a value as the epoch milliseconds of that local
+ * date and time read as UTC; {@link #local} makes it of an instant.
+ *
+ * <h3>Windows</h3>
+ *
+ * <p>Flink aligns a tumbling window on the zone's local clock: a day starts at local midnight. The
+ * pane engine aligns windows on the epoch, in UTC. The two agree when the window's size divides
+ * every offset from UTC the zone has had since the earliest event time tidemark accepts (1973); a
+ * query whose windows would start at another local time than Flink's is refused ({@link
+ * #checkWindows}), never run with other windows than Flink would give.
+ */
+final class SessionTimeZone implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  static final SessionTimeZone UTC = new SessionTimeZone(ZoneOffset.UTC);
+
+  private final ZoneId zone;
+
+  private SessionTimeZone(ZoneId zone) {
+    this.zone = zone;
+  }
+
+  static SessionTimeZone of(ZoneId zone) {
+    return new SessionTimeZone(zone);
+  }
+
+  ZoneId zone() {
+    return zone;
+  }
+
+  /** The instant {@code epochMillis} as Calcite holds a local date and time in this zone. */
+  long local(long epochMillis) {
+    return epochMillis + offsetMillis(epochMillis);
+  }
+
+  private long offsetMillis(long epochMillis) {
+    return zone.getRules().getOffset(Instant.ofEpochMilli(epochMillis)).getTotalSeconds() * 1000L;
+  }
+
+  /**
+   * Refuses windows of {@code size} that would start at another local time than Flink's in this
+   * zone: those whose size does not divide each of the zone's offsets from UTC.
+   *
+   * @throws InvalidQueryException naming the offset the size does not divide
+   */
+  void checkWindows(Duration size) throws InvalidQueryException {
+    for (ZoneOffset offset : offsetsSinceEarliestEventTime()) {
+      long millis = offset.getTotalSeconds() * 1000L;
+      if (millis % size.getMillis() != 0) {
+        throw InvalidQueryException.refused(
+            "in --timeZone="
+                + zone.getId()
+                + ", which has been UTC"
+                + offset.getId().replace("Z", "+00:00")
+                + " since 1973, a window of "
+                + DurationText.asOption(size)
+                + " would start "
+                + DurationText.asOption(Duration.millis(Math.floorMod(millis, size.getMillis())))
+                + " after the local time Flink SQL starts it at: sql aligns windows on UTC; give a"
+                + " window that divides the zone's offset, or --timeZone=UTC");
+      }
+    }
+  }
+
+  /** Every offset from UTC the zone has had or will have, from the earliest event time on. */
+  private Set<ZoneOffset> offsetsSinceEarliestEventTime() {
+    ZoneRules rules = zone.getRules();
+    Instant earliest = Instant.ofEpochMilli(ClockSkewGuard.EARLIEST_EVENT_TIME.getMillis());
+    Set<ZoneOffset> offsets = new TreeSet<>();
+    offsets.add(rules.getOffset(earliest));
+    for (ZoneOffsetTransition transition : rules.getTransitions()) {
+      if (transition.getInstant().isAfter(earliest)) {
+        offsets.add(transition.getOffsetAfter());
+      }
+    }
+    for (ZoneOffsetTransitionRule rule : rules.getTransitionRules()) {
+      offsets.add(rule.getOffsetBefore());
+      offsets.add(rule.getOffsetAfter());
+    }
+    return offsets;
+  }
+}
