@@ -2,12 +2,14 @@ package dev.tidemark.pipelines;
 
 import dev.tidemark.pipelines.io.Lines;
 import dev.tidemark.pipelines.io.Sink;
+import dev.tidemark.pipelines.runner.ClientLifelineFn;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.windowing.Expired;
 import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PCollection;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -29,9 +31,13 @@ final class WriteOutputs {
       SerializableFunction<T, String> toJson,
       SerializableFunction<T, @Nullable String> keyOf,
       Sink sink) {
-    results.apply(
-        "WriteResults",
-        sink.write("results", new Lines<>(counting(TidemarkMetrics.resultsOut(), toJson), keyOf)));
+    results
+        .apply("FollowTheClient", ParDo.of(new ClientLifelineFn<T>()))
+        .setCoder(results.getCoder())
+        .apply(
+            "WriteResults",
+            sink.write(
+                "results", new Lines<>(counting(TidemarkMetrics.resultsOut(), toJson), keyOf)));
   }
 
   /** Writes late records as JSON lines, each keyed by where it came from, if known. */

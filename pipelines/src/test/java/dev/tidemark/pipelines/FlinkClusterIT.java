@@ -147,6 +147,7 @@ class FlinkClusterIT {
         submitCount(
             DETACHED, cluster, SLOW_GENERATOR, "--detached", "--jobName=tidemark-count-detached");
     Process waiting = submitCount(cluster, SLOW_GENERATOR);
+    String waitingJob;
     try {
       // (1) The detached client returns once the cluster has its job, and names it.
       assertThat(
@@ -157,7 +158,7 @@ class FlinkClusterIT {
       // (2) The waiting client names its job too; both run, and the REST API, which the client
       // reads once a second, shows the waiting job's records.
       awaitResults(5);
-      String waitingJob = announcedJob(cluster, log(), "tidemark-count-generator");
+      waitingJob = announcedJob(cluster, log(), "tidemark-count-generator");
       assertThat(cluster.jobState(detachedJob), equalTo("RUNNING"));
       assertThat(cluster.jobState(waitingJob), equalTo("RUNNING"));
       awaitRecordsShownByRest(cluster, waitingJob);
@@ -184,6 +185,41 @@ class FlinkClusterIT {
     assertThat(log, Long.parseLong(summary.group(1)), greaterThan(0L));
     assertThat(log, Long.parseLong(summary.group(2)), greaterThan(0L));
     assertThat(log, not(containsString("Exception")));
+    // A client that ends with its job has not gone: the job's log does not say it has.
+    assertThat(cluster.taskManagerLines(clientGone(waitingJob)), equalTo(""));
+  }
+
+  /**
+   * A waiting client killed with SIGKILL leaves its job running, and the job says so in the
+   * TaskManager's log, once per instance of its results step: which job, and how to cancel it.
+   */
+  @Test
+  void aKilledWaitingClientLeavesAJobThatSaysSoInItsLog(FlinkCluster cluster) throws Exception {
+    Process waiting = submitCount(cluster, SLOW_GENERATOR, "--jobName=tidemark-count-orphan");
+    try {
+      awaitResults(5);
+      String job = announcedJob(cluster, log(), "tidemark-count-orphan");
+      waiting.destroyForcibly().waitFor();
+
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      while (cluster.taskManagerLines(clientGone(job)).isEmpty()) {
+        assertThat("no line in time", System.nanoTime() < deadline, equalTo(true));
+        Thread.sleep(200);
+      }
+      String said = cluster.taskManagerLines(clientGone(job));
+      assertThat(said, containsString("(tidemark-count-orphan) and waited for it, at 127.0.0.1:"));
+      assertThat(said, containsString(", closed its connection without a word: the job runs on"));
+      assertThat(said, containsString("flink cancel -m " + cluster.master() + " " + job));
+      assertThat(cluster.jobState(job), equalTo("RUNNING"));
+    } finally {
+      waiting.destroyForcibly();
+      cluster.cancelJobs();
+    }
+  }
+
+  /** The start of the line a job writes when the client that waited for it has gone. */
+  private static String clientGone(String job) {
+    return "the tidemark client that submitted job " + job + " (";
   }
 
   /**

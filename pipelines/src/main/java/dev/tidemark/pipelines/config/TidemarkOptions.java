@@ -4,6 +4,7 @@ import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.Hidden;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -12,6 +13,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * --flinkMaster}, {@code --parallelism}) come from Beam and Flink.
  */
 public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
+
+  /**
+   * Where the job's steps reach the client that submitted the job to a cluster and waits for it, to
+   * say in their logs when that client has gone; set by the client, never by a user.
+   */
+  @Hidden
+  @Nullable String getClientLifeline();
+
+  void setClientLifeline(@Nullable String value);
 
   @Description("Where results go: stdout, file:PATH (JSON lines) or kafka://HOST:PORT/TOPIC")
   @Default.String("stdout")

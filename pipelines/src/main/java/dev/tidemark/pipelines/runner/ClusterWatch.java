@@ -27,6 +27,9 @@ final class ClusterWatch {
   private final String jobName;
   private final PrintStream err;
 
+  /** The line by which the job knows whether this client still waits for it, while it does. */
+  private volatile Optional<ClientLifeline> lifeline = Optional.empty();
+
   ClusterWatch(SubmittedJob submitted, TidemarkOptions options, PrintStream err) {
     this.submitted = submitted;
     this.master = options.getFlinkMaster();
@@ -69,8 +72,25 @@ final class ClusterWatch {
   }
 
   /**
-   * The watcher of a job on a cluster: once the cluster lists it, says where it runs, then reads
-   * its counters through the REST API once a second, for the summary of a cancel.
+   * Opens the line by which the job, once submitted with {@code options}, knows whether this client
+   * still waits for it, and says in its log when it has gone ({@link ClientLifeline}); until {@link
+   * #releaseLifeline}. Without a line (the cluster cannot be reached from here) the job runs as
+   * well, without saying it.
+   */
+  void holdLifeline(TidemarkOptions options) {
+    lifeline = ClientLifeline.open(master);
+    lifeline.ifPresent(line -> options.setClientLifeline(line.address()));
+  }
+
+  /** This client ends on purpose: tells the job, which then says nothing of its going. */
+  void releaseLifeline() {
+    lifeline.ifPresent(ClientLifeline::close);
+  }
+
+  /**
+   * The watcher of a job on a cluster: once the cluster lists it, says where it runs (and tells the
+   * job its id, for the line it writes if this client goes), then reads its counters through the
+   * REST API once a second, for the summary of a cancel.
    */
   void announceAndFollow() {
     try {
@@ -79,6 +99,8 @@ final class ClusterWatch {
         Thread.sleep(200);
         job = submitted.find();
       }
+      String id = job.get().id();
+      lifeline.ifPresent(line -> line.jobIs(id));
       err.println(announcement(job.get()));
       while (true) {
         Thread.sleep(1_000);

@@ -96,6 +96,9 @@ public final class PipelineRun {
   /** How the job is found on its REST API, if its address is known; set with it. */
   private volatile Optional<SubmittedJob> submitted = Optional.empty();
 
+  /** What the client says of its job on a cluster; empty for an embedded run. */
+  private volatile Optional<ClusterWatch> cluster = Optional.empty();
+
   PipelineRun(TidemarkOptions options, PrintStream err) {
     this.options = options;
     this.err = err;
@@ -161,7 +164,7 @@ public final class PipelineRun {
     // and a stop then finds "no running job" while the job runs. Bound here, before any thread.
     options.setJobName(options.getJobName());
     submitted = restAddress.map(address -> SubmittedJob.named(options.getJobName(), address));
-    Optional<ClusterWatch> cluster =
+    cluster =
         FlinkMasterCheck.isCluster(options.getFlinkMaster())
             ? submitted.map(job -> new ClusterWatch(job, options, err))
             : Optional.empty();
@@ -175,6 +178,7 @@ public final class PipelineRun {
     }
     // SIGTERM and Ctrl-C stop the job before the JVM shuts down (StopSignals); the hook stops it
     // on any other shutdown, and where the JVM keeps those signals to itself.
+    cluster.ifPresent(watch -> watch.holdLifeline(options));
     Thread stop = new Thread(this::stopOnFlink, "tidemark-stop");
     Runtime.getRuntime().addShutdownHook(stop);
     StopSignals signals = StopSignals.handledBy(this::stopOnFlink);
@@ -214,6 +218,7 @@ public final class PipelineRun {
       }
       throw e;
     } finally {
+      cluster.ifPresent(ClusterWatch::releaseLifeline);
       watchers.forEach(Thread::interrupt);
       signals.close();
       removeQuietly(stop);
@@ -301,6 +306,7 @@ public final class PipelineRun {
     if (drained.get() != null || !summarized.compareAndSet(false, true)) {
       return;
     }
+    cluster.ifPresent(ClusterWatch::releaseLifeline);
     Optional<FlinkJob> job;
     try {
       job = awaitRunningJob();
