@@ -49,14 +49,11 @@ class FlinkLaunchersIT {
   @TempDir Path directory;
 
   @Test
-  void theWebUisJarUploadRunsMetricsAndRefusesAMistakeInOneLine(
+  void theWebUisJarUploadRunsMetricsAndCountAndRefusesAMistakeInOneLine(
       KafkaBroker broker, FlinkCluster cluster) throws Exception {
     String topic = "launched-by-rest";
-    broker.createTopic(topic, 2);
-    broker.createTopic(topic + "-per-second", 1);
-    List<String> lines = MetricsRows.records(300, 41);
-    Map<String, Long> expected = MetricsRows.expected(lines);
-    broker.send(topic, 0, lines);
+    Map<String, Long> expectedMetrics = metricsRecords(broker, topic);
+    Map<String, Long> expectedCounts = countRecords(broker, topic + "-count");
     String jar = FlinkRest.uploadJar(cluster.master(), JAR);
 
     // (1) A mistake: one line, naming the option, in the answer; the JobManager runs on.
@@ -72,18 +69,89 @@ class FlinkLaunchersIT {
                 + " metrics run by Flink's launcher goes to the launcher's cluster; leave it out"));
     assertThat(cluster.rest("/overview"), containsString("\"taskmanagers\":2"));
 
-    // (2) The run: the job is the cluster's, under its default name, and writes every window.
-    HttpResponse<String> run = FlinkRest.runJar(cluster.master(), jar, metrics(broker, topic));
-    assertThat(run.body(), run.statusCode(), equalTo(200));
-    String job = JSON.readTree(run.body()).path("jobid").asText();
-    assertThat(cluster.jobName(job), equalTo("tidemark-metrics-kafka"));
-    assertThat(metricsRows(broker, topic, expected), equalTo(expected));
+    // (2) The runs, side by side: each job is the cluster's, under its default name, and writes
+    // every window.
+    HttpResponse<String> metrics = FlinkRest.runJar(cluster.master(), jar, metrics(broker, topic));
+    HttpResponse<String> count =
+        FlinkRest.runJar(cluster.master(), jar, count(broker, topic + "-count"));
+    assertThat(metrics.body(), metrics.statusCode(), equalTo(200));
+    assertThat(count.body(), count.statusCode(), equalTo(200));
+    assertThat(
+        cluster.jobName(JSON.readTree(metrics.body()).path("jobid").asText()),
+        equalTo("tidemark-metrics-kafka"));
+    assertThat(
+        cluster.jobName(JSON.readTree(count.body()).path("jobid").asText()),
+        equalTo("tidemark-count-kafka"));
+    assertThat(metricsRows(broker, topic, expectedMetrics), equalTo(expectedMetrics));
+    assertThat(countRows(broker, topic + "-count", expectedCounts), equalTo(expectedCounts));
   }
 
   @Test
-  void flinkRunSubmitsCountThroughItsOwnEnvironment(KafkaBroker broker, FlinkCluster cluster)
-      throws Exception {
+  void flinkRunSubmitsCountAndMetricsThroughItsOwnEnvironment(
+      KafkaBroker broker, FlinkCluster cluster) throws Exception {
     String topic = "launched-by-cli";
+    Map<String, Long> expectedCounts = countRecords(broker, topic);
+    Map<String, Long> expectedMetrics = metricsRecords(broker, topic + "-metrics");
+
+    // Two flink run commands at once, as two users' CI jobs would.
+    Process flinkRunCount = flinkRun(cluster, "count", count(broker, topic));
+    Process flinkRunMetrics = flinkRun(cluster, "metrics", metrics(broker, topic + "-metrics"));
+    try {
+      assertSubmitted(flinkRunCount, "count", "tidemark-count-kafka");
+      assertSubmitted(flinkRunMetrics, "metrics", "tidemark-metrics-kafka");
+    } finally {
+      flinkRunCount.destroyForcibly();
+      flinkRunMetrics.destroyForcibly();
+    }
+    assertThat(countRows(broker, topic, expectedCounts), equalTo(expectedCounts));
+    assertThat(metricsRows(broker, topic + "-metrics", expectedMetrics), equalTo(expectedMetrics));
+  }
+
+  /** Flink's {@code flink run} ({@code CliFrontend}) of the job jar with {@code arguments}. */
+  private Process flinkRun(FlinkCluster cluster, String name, List<String> arguments)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.apache.flink.client.cli.CliFrontend",
+                "run",
+                "-m",
+                cluster.master(),
+                JAR.toString()));
+    command.addAll(arguments);
+    ProcessBuilder flinkRunCommand =
+        ChildJvms.java(command.toArray(String[]::new))
+            .redirectOutput(directory.resolve(name + "-flink-run.log").toFile());
+    // Where Flink's CLI reads the cluster's configuration, as bin/flink sets it.
+    flinkRunCommand
+        .environment()
+        .put("FLINK_CONF_DIR", cluster.configurationDirectory().toString());
+    return flinkRunCommand.start();
+  }
+
+  /** {@code flinkRun} ended well, saying it submitted the job named {@code job}. */
+  private void assertSubmitted(Process flinkRun, String name, String job) throws Exception {
+    Path log = directory.resolve(name + "-flink-run.log");
+    assertThat(
+        log.toString(),
+        flinkRun.waitFor(2, TimeUnit.MINUTES) && flinkRun.exitValue() == 0,
+        equalTo(true));
+    assertThat(
+        Files.readString(log),
+        containsString(
+            "tidemark: submitted job "
+                + job
+                + " through Flink's launcher; Flink's Web UI and REST API show it"));
+  }
+
+  /**
+   * Fills {@code topic} (one partition) with 100 records of three keys over 10 s and one a minute
+   * later that closes their windows, and makes {@code <topic>-results}; returns each key and
+   * window's count.
+   */
+  private static Map<String, Long> countRecords(KafkaBroker broker, String topic) throws Exception {
     broker.createTopic(topic, 1);
     broker.createTopic(topic + "-results", 1);
     List<String> lines = new ArrayList<>();
@@ -94,44 +162,29 @@ class FlinkLaunchersIT {
       lines.add(key + "," + time);
       expected.merge(key + "," + (time - time % 1000), 1L, Long::sum);
     }
-    // A record a minute later closes every window of the others.
     lines.add("closer," + (BASE + 60_000));
     broker.send(topic, 0, lines);
+    return expected;
+  }
 
-    ProcessBuilder flinkRunCommand =
-        ChildJvms.java(
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.flink.client.cli.CliFrontend",
-                "run",
-                "-m",
-                cluster.master(),
-                JAR.toString(),
-                "count",
-                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-                "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-results",
-                "--lateSink=file:" + directory.resolve("late.json"),
-                "--deadLetterSink=file:" + directory.resolve("dead.json"),
-                "--windowSize=1s",
-                "--emit=final")
-            .redirectOutput(directory.resolve("flink-run.log").toFile());
-    // Where Flink's CLI reads the cluster's configuration, as bin/flink sets it.
-    flinkRunCommand
-        .environment()
-        .put("FLINK_CONF_DIR", cluster.configurationDirectory().toString());
-    Process flinkRun = flinkRunCommand.start();
-    try {
-      String log = directory.resolve("flink-run.log").toString();
-      assertThat(
-          log, flinkRun.waitFor(2, TimeUnit.MINUTES) && flinkRun.exitValue() == 0, equalTo(true));
-      assertThat(
-          Files.readString(Path.of(log)),
-          containsString(
-              "tidemark: submitted job tidemark-count-kafka through Flink's launcher; Flink's Web"
-                  + " UI and REST API show it"));
-    } finally {
-      flinkRun.destroyForcibly();
-    }
+  /** The program arguments of {@code count} from {@code topic} to {@code <topic>-results}. */
+  private List<String> count(KafkaBroker broker, String topic) {
+    return List.of(
+        "count",
+        "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+        "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-results",
+        "--lateSink=file:" + directory.resolve(topic + "-late.json"),
+        "--deadLetterSink=file:" + directory.resolve(topic + "-dead.json"),
+        "--windowSize=1s",
+        "--emit=final");
+  }
+
+  /**
+   * Each key and window's count in {@code <topic>-results}, once every window of {@code expected}
+   * has a row, or what the topic holds after two minutes; the closing record's window left out.
+   */
+  private static Map<String, Long> countRows(
+      KafkaBroker broker, String topic, Map<String, Long> expected) {
     Map<String, Long> counts = new TreeMap<>();
     TopicValues.read(
         broker.bootstrapServers(),
@@ -139,15 +192,27 @@ class FlinkLaunchersIT {
         Duration.ofMinutes(2),
         value -> {
           JsonNode row = readJson(value);
-          if (row.path("key").asText().equals("closer")) {
-            return;
+          if (!row.path("key").asText().equals("closer")) {
+            counts.put(
+                row.path("key").asText() + "," + row.path("windowStart").asLong(),
+                row.path("count").asLong());
           }
-          counts.put(
-              row.path("key").asText() + "," + row.path("windowStart").asLong(),
-              row.path("count").asLong());
         },
         () -> counts.keySet().containsAll(expected.keySet()));
-    assertThat(counts, equalTo(expected));
+    return counts;
+  }
+
+  /**
+   * Fills {@code topic} (two partitions) with S5's records and makes {@code <topic>-per-second};
+   * returns each window's count.
+   */
+  private static Map<String, Long> metricsRecords(KafkaBroker broker, String topic)
+      throws Exception {
+    broker.createTopic(topic, 2);
+    broker.createTopic(topic + "-per-second", 1);
+    List<String> lines = MetricsRows.records(300, 41);
+    broker.send(topic, 0, lines);
+    return MetricsRows.expected(lines);
   }
 
   /**
@@ -159,8 +224,8 @@ class FlinkLaunchersIT {
         "metrics",
         "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
         "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
-        "--lateSink=file:" + directory.resolve("late.json"),
-        "--deadLetterSink=file:" + directory.resolve("dead.json"),
+        "--lateSink=file:" + directory.resolve(topic + "-late.json"),
+        "--deadLetterSink=file:" + directory.resolve(topic + "-dead.json"),
         "--parallelism=2",
         "--idleTimeout=3s",
         "--emit=final");
