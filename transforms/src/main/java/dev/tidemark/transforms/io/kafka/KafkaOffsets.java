@@ -2,10 +2,7 @@ package dev.tidemark.transforms.io.kafka;
 
 import java.io.Serializable;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.kafka.common.TopicPartition;
@@ -18,44 +15,30 @@ import org.joda.time.Instant;
  * from those offsets, with those watermarks. Finalizing it hands it to the reader that took it,
  * which commits the offsets to the consumer group when asked to ({@code commitOffsetsInFinalize}).
  *
- * <p>The mark names that reader by an id, not by a reference: a runner may finalize a copy of the
- * mark, decoded from its coder (the DirectRunner does), and a reference would not survive that. A
- * reader that commits is registered under its id while it is open ({@link #register}); a mark whose
- * reader has closed is finalized without a commit, and the next mark commits its offsets.
+ * <p>The mark reaches that reader through a reference it does not serialize: Flink finalizes the
+ * very marks its source wrapper took, and so does the DirectRunner when it reads on with the same
+ * reader. A copy decoded from the mark's coder, or a mark whose reader has closed, is finalized
+ * without a commit; a reader restored from a mark commits that mark's offsets as it starts (what a
+ * runner restores from has been processed), and the next mark commits the rest. No registry of
+ * readers outlives them.
  */
 public final class KafkaOffsets implements UnboundedSource.CheckpointMark, Serializable {
 
   private static final long serialVersionUID = 1L;
 
-  /** The open readers that commit, by id: what each does with a finalized mark. */
-  private static final Map<String, Consumer<KafkaOffsets>> COMMITTERS = new ConcurrentHashMap<>();
-
   private final List<PartitionOffset> partitions;
 
-  /** The id of the reader that commits this mark's offsets; null if none does. */
-  private final @Nullable String committer;
+  /** What the reader that took this mark does with it once finalized; null if it commits none. */
+  private final transient @Nullable Consumer<KafkaOffsets> onFinalize;
 
-  KafkaOffsets(List<PartitionOffset> partitions, @Nullable String committer) {
+  KafkaOffsets(List<PartitionOffset> partitions, @Nullable Consumer<KafkaOffsets> onFinalize) {
     this.partitions = List.copyOf(partitions);
-    this.committer = committer;
+    this.onFinalize = onFinalize;
   }
 
-  /**
-   * Registers what the reader of id {@code committer} does with its finalized marks, until {@link
-   * #unregister}.
-   */
-  static void register(String committer, Consumer<KafkaOffsets> onFinalize) {
-    COMMITTERS.put(committer, onFinalize);
-  }
-
-  /** The reader of id {@code committer} has closed: its marks are finalized without a commit. */
-  static void unregister(String committer) {
-    COMMITTERS.remove(committer);
-  }
-
-  /** Whether the reader that took this mark commits, and is still open. */
-  boolean readerIsOpen() {
-    return committer != null && COMMITTERS.containsKey(committer);
+  /** Whether finalizing this mark hands it to the reader that took it, to commit. */
+  boolean commitsWhenFinalized() {
+    return onFinalize != null;
   }
 
   /** One partition's next offset, and its watermark in epoch milliseconds. */
@@ -86,7 +69,6 @@ public final class KafkaOffsets implements UnboundedSource.CheckpointMark, Seria
 
   @Override
   public void finalizeCheckpoint() {
-    Consumer<KafkaOffsets> onFinalize = committer == null ? null : COMMITTERS.get(committer);
     if (onFinalize != null) {
       onFinalize.accept(this);
     }
@@ -94,14 +76,12 @@ public final class KafkaOffsets implements UnboundedSource.CheckpointMark, Seria
 
   @Override
   public boolean equals(@Nullable Object other) {
-    return other instanceof KafkaOffsets that
-        && partitions.equals(that.partitions)
-        && Objects.equals(committer, that.committer);
+    return other instanceof KafkaOffsets that && partitions.equals(that.partitions);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(partitions, committer);
+    return partitions.hashCode();
   }
 
   @Override

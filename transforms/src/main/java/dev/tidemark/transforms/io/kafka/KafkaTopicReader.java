@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
@@ -64,8 +63,11 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
   private final AtomicReference<@Nullable KafkaOffsets> toCommit = new AtomicReference<>();
   private final @Nullable KafkaOffsets restoredFrom;
 
-  /** The id its marks name it by, when the read commits offsets; null otherwise. */
-  private final @Nullable String committer;
+  /** Whether the read commits the offsets of the marks finalized. */
+  private final boolean commits;
+
+  /** Whether the reader has closed: a mark finalized after that commits nothing. */
+  private volatile boolean closed;
 
   private @Nullable Consumer<byte[], byte[]> consumer;
   private @Nullable EndOffsetsProbe probe;
@@ -87,7 +89,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
       @Nullable KafkaOffsets restoredFrom) {
     this.source = source;
     this.restoredFrom = restoredFrom;
-    this.committer = source.commitsOffsets() ? UUID.randomUUID().toString() : null;
+    this.commits = source.commitsOffsets();
     for (TopicPartition partition : topicPartitions) {
       TimestampPolicy<K, V> policy =
           source
@@ -104,8 +106,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
     Map<String, Object> config = source.consumerConfig();
     keys = source.keys().getDeserializer(config, true);
     values = source.values().getDeserializer(config, false);
-    if (committer != null) {
-      KafkaOffsets.register(committer, toCommit::set);
+    if (commits) {
       // A runner restores a reader from a mark it has finalized, or from a completed checkpoint:
       // what the mark holds has been processed. Its finalization may have reached the reader that
       // took it after that reader closed (the DirectRunner finalizes, then restores), so it is
@@ -226,12 +227,19 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
               partition.nextOffset,
               partition.lastWatermark.getMillis()));
     }
-    return new KafkaOffsets(marks, committer);
+    return new KafkaOffsets(marks, commits ? this::finalized : null);
   }
 
   @Override
   public KafkaTopicSource<K, V> getCurrentSource() {
     return source;
+  }
+
+  /** A mark this reader took is finalized: its offsets are committed by the next read or close. */
+  private void finalized(KafkaOffsets mark) {
+    if (!closed) {
+      toCommit.set(mark);
+    }
   }
 
   /** Commits the offsets of the mark finalized last, if any, without waiting for the answer. */
@@ -259,9 +267,7 @@ final class KafkaTopicReader<K, V> extends UnboundedSource.UnboundedReader<Kafka
 
   @Override
   public void close() {
-    if (committer != null) {
-      KafkaOffsets.unregister(committer);
-    }
+    closed = true;
     if (probe != null) {
       probe.close();
     }
