@@ -50,6 +50,8 @@ class FlinkClusterIT {
 
   private static final String DETACHED = "detached";
 
+  private static final String ORPHANED = "orphaned";
+
   private static final Pattern SUBMITTED =
       Pattern.compile("tidemark: submitted job ([0-9a-f]{32}) \\((\\S+)\\) to (.+)");
 
@@ -99,54 +101,25 @@ class FlinkClusterIT {
                 + " dead letters"));
   }
 
+  /**
+   * Three jobs side by side: one submitted detached, one by a client that waits and is cancelled
+   * from the REST API, one by a client that waits and is killed.
+   */
   @Test
-  void countSurvivesTheLossOfItsTaskManagers(FlinkCluster cluster) throws Exception {
-    List<String> lines = recording(3000, 5);
-
-    Process submit =
-        submitCount(
-            cluster,
-            "--source=generator:records=3000,keys=3,outOfOrderness=1500ms,late=0.02,bad=0.01,"
-                + "seed=5,rate=150",
-            "--checkpointingInterval=500",
-            "--numberOfExecutionRetries=10",
-            "--executionRetryDelay=2000");
-    try {
-      // (1) Once results flow, every TaskManager the job runs on dies; new ones come up.
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-      while (Outputs.read(out()).size() < 20 && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-      }
-      assertThat(Files.readString(log()), Outputs.read(out()).size() >= 20, equalTo(true));
-      cluster.killTheLatestJobsTaskManagers();
-      // (2) The job restores from its last checkpoint and finishes.
-      assertEndsWell(submit);
-      JsonNode checkpoints = JSON.readTree(cluster.checkpoints());
-      assertThat(
-          "the job was restored from a checkpoint: " + checkpoints,
-          checkpoints.path("latest").path("restored").has("id"),
-          equalTo(true));
-    } finally {
-      submit.destroyForcibly();
-    }
-
-    // (3) Output written before the failure may repeat; what counts is unchanged: the latest final
-    // pane of every window, the late records and the dead letters are the predicted ones.
-    CsvReplayPrediction predicted = CsvReplayPrediction.of(lines, 1000, 1000, 500);
-    assertThat(Outputs.latestFinalCounts(Outputs.read(out())), equalTo(predicted.finalCounts));
-    assertThat(Outputs.distinctRecords(Outputs.read(late())), equalTo(predicted.late));
-    assertThat(Outputs.distinctRecords(Outputs.read(dead())), equalTo(predicted.dead));
-  }
-
-  @Test
-  void aDetachedSubmitReturnsAndACancelEndsAWaitingClientWithTheSummary(FlinkCluster cluster)
-      throws Exception {
-    // Two jobs side by side, 2 slots each: one submitted detached, under a name of its own, one by
-    // a client that waits, under the default name.
+  void aDetachedSubmitReturnsACancelEndsAWaitingClientAndAKilledClientsJobSaysSo(
+      FlinkCluster cluster) throws Exception {
+    // 2 slots for the detached job, under a name of its own; 1 each for the waiting clients' jobs.
     Process detached =
         submitCount(
             DETACHED, cluster, SLOW_GENERATOR, "--detached", "--jobName=tidemark-count-detached");
-    Process waiting = submitCount(cluster, SLOW_GENERATOR);
+    Process waiting = submitCount(cluster, SLOW_GENERATOR, "--parallelism=1");
+    Process orphaned =
+        submitCount(
+            ORPHANED,
+            cluster,
+            SLOW_GENERATOR,
+            "--parallelism=1",
+            "--jobName=tidemark-count-orphaned");
     String waitingJob;
     try {
       // (1) The detached client returns once the cluster has its job, and names it.
@@ -155,10 +128,11 @@ class FlinkClusterIT {
           detached.waitFor(2, TimeUnit.MINUTES) && detached.exitValue() == 0,
           equalTo(true));
       String detachedJob = announcedJob(cluster, log(DETACHED), "tidemark-count-detached");
-      // (2) The waiting client names its job too; both run, and the REST API, which the client
-      // reads once a second, shows the waiting job's records.
+      // (2) The waiting clients name their jobs too; all run, and the REST API, which a waiting
+      // client reads once a second, shows the waiting job's records.
       awaitResults(5);
       waitingJob = announcedJob(cluster, log(), "tidemark-count-generator");
+      String orphanedJob = announcedJob(cluster, log(ORPHANED), "tidemark-count-orphaned");
       assertThat(cluster.jobState(detachedJob), equalTo("RUNNING"));
       assertThat(cluster.jobState(waitingJob), equalTo("RUNNING"));
       awaitRecordsShownByRest(cluster, waitingJob);
@@ -171,13 +145,28 @@ class FlinkClusterIT {
         }
       }
       assertThat(counts.stream().mapToDouble(Double::doubleValue).sum(), greaterThan(0.0));
-      // (4) A cancel from the REST API, as the Web UI's button sends it, ends the waiting client
+      // (4) A waiting client killed with SIGKILL leaves its job running, and the job says so in the
+      // TaskManager's log: which job, and how to cancel it.
+      orphaned.destroyForcibly().waitFor();
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      while (cluster.taskManagerLines(clientGone(orphanedJob)).isEmpty()) {
+        assertThat("no line in time", System.nanoTime() < deadline, equalTo(true));
+        Thread.sleep(200);
+      }
+      String said = cluster.taskManagerLines(clientGone(orphanedJob));
+      assertThat(
+          said, containsString("(tidemark-count-orphaned) and waited for it, at 127.0.0.1:"));
+      assertThat(said, containsString(", closed its connection without a word: the job runs on"));
+      assertThat(said, containsString("flink cancel -m " + cluster.master() + " " + orphanedJob));
+      assertThat(cluster.jobState(orphanedJob), equalTo("RUNNING"));
+      // (5) A cancel from the REST API, as the Web UI's button sends it, ends the waiting client
       // with the counts up to the cancel and exit 0: no trace.
       cluster.cancelJobs();
       assertEndsWell(waiting);
     } finally {
       detached.destroyForcibly();
       waiting.destroyForcibly();
+      orphaned.destroyForcibly();
     }
     String log = Files.readString(log());
     Matcher summary = CANCELLED_SUMMARY.matcher(log);
@@ -187,34 +176,6 @@ class FlinkClusterIT {
     assertThat(log, not(containsString("Exception")));
     // A client that ends with its job has not gone: the job's log does not say it has.
     assertThat(cluster.taskManagerLines(clientGone(waitingJob)), equalTo(""));
-  }
-
-  /**
-   * A waiting client killed with SIGKILL leaves its job running, and the job says so in the
-   * TaskManager's log, once per instance of its results step: which job, and how to cancel it.
-   */
-  @Test
-  void aKilledWaitingClientLeavesAJobThatSaysSoInItsLog(FlinkCluster cluster) throws Exception {
-    Process waiting = submitCount(cluster, SLOW_GENERATOR, "--jobName=tidemark-count-orphan");
-    try {
-      awaitResults(5);
-      String job = announcedJob(cluster, log(), "tidemark-count-orphan");
-      waiting.destroyForcibly().waitFor();
-
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-      while (cluster.taskManagerLines(clientGone(job)).isEmpty()) {
-        assertThat("no line in time", System.nanoTime() < deadline, equalTo(true));
-        Thread.sleep(200);
-      }
-      String said = cluster.taskManagerLines(clientGone(job));
-      assertThat(said, containsString("(tidemark-count-orphan) and waited for it, at 127.0.0.1:"));
-      assertThat(said, containsString(", closed its connection without a word: the job runs on"));
-      assertThat(said, containsString("flink cancel -m " + cluster.master() + " " + job));
-      assertThat(cluster.jobState(job), equalTo("RUNNING"));
-    } finally {
-      waiting.destroyForcibly();
-      cluster.cancelJobs();
-    }
   }
 
   /** The start of the line a job writes when the client that waited for it has gone. */

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * {@code flink run} (Flink's {@code CliFrontend}). The job goes through the launcher's environment,
  * under its default name, and its rows, read back from Kafka, are the ones its records give. A
  * mistake in the program arguments is one line in the REST API's answer, and the JobManager, whose
- * JVM ran tidemark's main, keeps running.
+ * JVM ran tidemark's main, keeps running. {@code ApplicationModeIT} runs the third launcher.
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
@@ -52,7 +52,7 @@ class FlinkLaunchersIT {
   void theWebUisJarUploadRunsMetricsAndCountAndRefusesAMistakeInOneLine(
       KafkaBroker broker, FlinkCluster cluster) throws Exception {
     String topic = "launched-by-rest";
-    Map<String, Long> expectedMetrics = metricsRecords(broker, topic);
+    Map<String, Long> expectedMetrics = LaunchedMetrics.fill(broker, topic);
     Map<String, Long> expectedCounts = countRecords(broker, topic + "-count");
     String jar = FlinkRest.uploadJar(cluster.master(), JAR);
 
@@ -71,7 +71,9 @@ class FlinkLaunchersIT {
 
     // (2) The runs, side by side: each job is the cluster's, under its default name, and writes
     // every window.
-    HttpResponse<String> metrics = FlinkRest.runJar(cluster.master(), jar, metrics(broker, topic));
+    HttpResponse<String> metrics =
+        FlinkRest.runJar(
+            cluster.master(), jar, LaunchedMetrics.arguments(broker, topic, directory));
     HttpResponse<String> count =
         FlinkRest.runJar(cluster.master(), jar, count(broker, topic + "-count"));
     assertThat(metrics.body(), metrics.statusCode(), equalTo(200));
@@ -82,7 +84,7 @@ class FlinkLaunchersIT {
     assertThat(
         cluster.jobName(JSON.readTree(count.body()).path("jobid").asText()),
         equalTo("tidemark-count-kafka"));
-    assertThat(metricsRows(broker, topic, expectedMetrics), equalTo(expectedMetrics));
+    assertThat(LaunchedMetrics.rows(broker, topic, expectedMetrics), equalTo(expectedMetrics));
     assertThat(countRows(broker, topic + "-count", expectedCounts), equalTo(expectedCounts));
   }
 
@@ -91,11 +93,13 @@ class FlinkLaunchersIT {
       KafkaBroker broker, FlinkCluster cluster) throws Exception {
     String topic = "launched-by-cli";
     Map<String, Long> expectedCounts = countRecords(broker, topic);
-    Map<String, Long> expectedMetrics = metricsRecords(broker, topic + "-metrics");
+    Map<String, Long> expectedMetrics = LaunchedMetrics.fill(broker, topic + "-metrics");
 
     // Two flink run commands at once, as two users' CI jobs would.
     Process flinkRunCount = flinkRun(cluster, "count", count(broker, topic));
-    Process flinkRunMetrics = flinkRun(cluster, "metrics", metrics(broker, topic + "-metrics"));
+    Process flinkRunMetrics =
+        flinkRun(
+            cluster, "metrics", LaunchedMetrics.arguments(broker, topic + "-metrics", directory));
     try {
       assertSubmitted(flinkRunCount, "count", "tidemark-count-kafka");
       assertSubmitted(flinkRunMetrics, "metrics", "tidemark-metrics-kafka");
@@ -104,7 +108,9 @@ class FlinkLaunchersIT {
       flinkRunMetrics.destroyForcibly();
     }
     assertThat(countRows(broker, topic, expectedCounts), equalTo(expectedCounts));
-    assertThat(metricsRows(broker, topic + "-metrics", expectedMetrics), equalTo(expectedMetrics));
+    assertThat(
+        LaunchedMetrics.rows(broker, topic + "-metrics", expectedMetrics),
+        equalTo(expectedMetrics));
   }
 
   /** Flink's {@code flink run} ({@code CliFrontend}) of the job jar with {@code arguments}. */
@@ -202,78 +208,11 @@ class FlinkLaunchersIT {
     return counts;
   }
 
-  /**
-   * Fills {@code topic} (two partitions) with S5's records and makes {@code <topic>-per-second};
-   * returns each window's count.
-   */
-  private static Map<String, Long> metricsRecords(KafkaBroker broker, String topic)
-      throws Exception {
-    broker.createTopic(topic, 2);
-    broker.createTopic(topic + "-per-second", 1);
-    List<String> lines = MetricsRows.records(300, 41);
-    broker.send(topic, 0, lines);
-    return MetricsRows.expected(lines);
-  }
-
-  /**
-   * The program arguments of {@code metrics} from {@code topic} to {@code <topic>-per-second}, one
-   * row per window, the late records and dead letters to files.
-   */
-  private List<String> metrics(KafkaBroker broker, String topic) {
-    return List.of(
-        "metrics",
-        "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-        "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
-        "--lateSink=file:" + directory.resolve(topic + "-late.json"),
-        "--deadLetterSink=file:" + directory.resolve(topic + "-dead.json"),
-        "--parallelism=2",
-        "--idleTimeout=3s",
-        "--emit=final");
-  }
-
-  /**
-   * Each window's count in {@code <topic>-per-second}, once every window of {@code expected} has a
-   * row, or what the topic holds after two minutes.
-   */
-  private static Map<String, Long> metricsRows(
-      KafkaBroker broker, String topic, Map<String, Long> expected) {
-    Map<String, Long> counts = new TreeMap<>();
-    TopicValues.read(
-        broker.bootstrapServers(),
-        topic + "-per-second",
-        Duration.ofMinutes(2),
-        value -> {
-          JsonNode row = MetricsRows.readJson(value);
-          counts.put(MetricsRows.windowOf(row), row.get("count_result").asLong());
-        },
-        () -> counts.keySet().containsAll(expected.keySet()));
-    return counts;
-  }
-
   private static JsonNode readJson(String value) {
     try {
       return JSON.readTree(value);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Application mode, as the Flink Kubernetes Operator runs a job: the JobManager itself runs the
-   * job jar's main, which submits {@code metrics} to the cluster it runs in; its rows reach Kafka.
-   */
-  @Test
-  void anApplicationClusterRunsMetricsFromTheJobJarsMain(KafkaBroker broker) throws Exception {
-    String topic = "launched-as-application";
-    broker.createTopic(topic, 2);
-    broker.createTopic(topic + "-per-second", 1);
-    List<String> lines = MetricsRows.records(200, 43);
-    Map<String, Long> expected = MetricsRows.expected(lines);
-    broker.send(topic, 1, lines);
-    try (ApplicationCluster cluster = ApplicationCluster.start(JAR, metrics(broker, topic))) {
-      assertThat(
-          cluster.awaitRunningJob().path("name").asText(), equalTo("tidemark-metrics-kafka"));
-      assertThat(metricsRows(broker, topic, expected), equalTo(expected));
     }
   }
 }

@@ -58,30 +58,6 @@ final class Outputs {
     return records;
   }
 
-  /** "key,windowStart" -> count of the highest final pane; repeats after a restore are fine. */
-  static Map<String, Long> latestFinalCounts(List<JsonNode> results) {
-    Map<String, Long> counts = new TreeMap<>();
-    Map<String, Long> panes = new TreeMap<>();
-    for (JsonNode result : results) {
-      String window = result.get("key").asText() + "," + result.get("windowStart").asLong();
-      long pane = result.get("pane").asLong();
-      if (result.get("final").asBoolean() && pane >= panes.getOrDefault(window, -1L)) {
-        panes.put(window, pane);
-        counts.put(window, result.get("count").asLong());
-      }
-    }
-    return counts;
-  }
-
-  /** The records of late or dead-letter lines, each once. */
-  static Set<String> distinctRecords(List<JsonNode> lines) {
-    Set<String> records = new HashSet<>();
-    for (JsonNode line : lines) {
-      records.add(line.get("record").asText());
-    }
-    return records;
-  }
-
   /**
    * Runs {@code args} from the command line with every sink a file under {@code directory} named
    * after {@code name}, and checks it exits 0.
