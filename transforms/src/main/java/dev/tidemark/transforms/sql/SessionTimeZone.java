@@ -11,6 +11,7 @@ import java.time.zone.ZoneOffsetTransitionRule;
 import java.time.zone.ZoneRules;
 import java.util.Set;
 import java.util.TreeSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
@@ -37,8 +38,14 @@ final class SessionTimeZone implements Serializable {
 
   private final ZoneId zone;
 
+  /** The zone's offset in milliseconds when it never changes (UTC, +08:00); else null. */
+  private final @Nullable Long fixedOffsetMillis;
+
   private SessionTimeZone(ZoneId zone) {
     this.zone = zone;
+    ZoneRules rules = zone.getRules();
+    this.fixedOffsetMillis =
+        rules.isFixedOffset() ? rules.getOffset(Instant.EPOCH).getTotalSeconds() * 1000L : null;
   }
 
   static SessionTimeZone of(ZoneId zone) {
@@ -49,13 +56,16 @@ final class SessionTimeZone implements Serializable {
     return zone;
   }
 
-  /** The instant {@code epochMillis} as Calcite holds a local date and time in this zone. */
+  /**
+   * The instant {@code epochMillis} as Calcite holds a local date and time in this zone; called for
+   * each record's {@code rowtime}, so a fixed offset is added without asking the zone's rules.
+   */
   long local(long epochMillis) {
-    return epochMillis + offsetMillis(epochMillis);
-  }
-
-  private long offsetMillis(long epochMillis) {
-    return zone.getRules().getOffset(Instant.ofEpochMilli(epochMillis)).getTotalSeconds() * 1000L;
+    if (fixedOffsetMillis != null) {
+      return epochMillis + fixedOffsetMillis;
+    }
+    return epochMillis
+        + zone.getRules().getOffset(Instant.ofEpochMilli(epochMillis)).getTotalSeconds() * 1000L;
   }
 
   /**
