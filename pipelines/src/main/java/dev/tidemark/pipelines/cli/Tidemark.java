@@ -97,6 +97,7 @@ public final class Tidemark {
       runInFlinksLauncher(args);
       return;
     }
+    ClassPreloader.startFor(args);
     int exitCode;
     try {
       exitCode = run(args, System.out, System.err);
