@@ -1,7 +1,6 @@
 package dev.tidemark.transforms.sql;
 
 import dev.tidemark.transforms.watermark.ClockSkewGuard;
-import dev.tidemark.transforms.watermark.DurationText;
 import java.io.Serializable;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -84,13 +83,28 @@ final class SessionTimeZone implements Serializable {
                 + ", which has been UTC"
                 + offset.getId().replace("Z", "+00:00")
                 + " since 1973, a window of "
-                + DurationText.asOption(size)
+                + compact(size.getMillis())
                 + " would start "
-                + DurationText.asOption(Duration.millis(Math.floorMod(millis, size.getMillis())))
+                + compact(Math.floorMod(millis, size.getMillis()))
                 + " after the local time Flink SQL starts it at: sql aligns windows on UTC; give a"
                 + " window that divides the zone's offset, or --timeZone=UTC");
       }
     }
+  }
+
+  /** {@code millis} as "5h30m", "24h" or "2s": the units it has, largest first. */
+  private static String compact(long millis) {
+    long[] sizes = {3_600_000, 60_000, 1_000, 1};
+    String[] units = {"h", "m", "s", "ms"};
+    StringBuilder text = new StringBuilder();
+    long rest = millis;
+    for (int u = 0; u < sizes.length; u++) {
+      if (rest >= sizes[u]) {
+        text.append(rest / sizes[u]).append(units[u]);
+        rest %= sizes[u];
+      }
+    }
+    return text.length() == 0 ? "0ms" : text.toString();
   }
 
   /** Every offset from UTC the zone has had or will have, from the earliest event time on. */

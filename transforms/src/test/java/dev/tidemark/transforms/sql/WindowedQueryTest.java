@@ -249,6 +249,12 @@ class WindowedQueryTest {
                 + " windows on UTC; give a window that divides the zone's offset, or"
                 + " --timeZone=UTC"));
     assertThat(
+        assertThrows(
+                InvalidQueryException.class,
+                () -> WindowedQuery.plan(kolkata, hourly.replace("'1' HOUR", "'1' DAY")))
+            .getMessage(),
+        containsString("a window of 24h would start 5h30m after the local time"));
+    assertThat(
         WindowedQuery.plan(kolkata, hourly.replace("'1' HOUR", "'30' MINUTE"))
             .windowSize()
             .getStandardMinutes(),
