@@ -123,9 +123,14 @@ class FlinkClusterIT {
     String waitingJob;
     try {
       // (1) The detached client returns once the cluster has its job, and names it.
+      boolean returned = detached.waitFor(2, TimeUnit.MINUTES);
       assertThat(
-          Files.readString(log(DETACHED)),
-          detached.waitFor(2, TimeUnit.MINUTES) && detached.exitValue() == 0,
+          (returned ? "exit " + detached.exitValue() : "still running after 2 minutes")
+              + "; its output:\n"
+              + Files.readString(log(DETACHED))
+              + "\n"
+              + cluster.diagnosis(),
+          returned && detached.exitValue() == 0,
           equalTo(true));
       String detachedJob = announcedJob(cluster, log(DETACHED), "tidemark-count-detached");
       // (2) The waiting clients name their jobs too; all run, and the REST API, which a waiting
