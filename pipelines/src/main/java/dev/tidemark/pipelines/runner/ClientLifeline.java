@@ -42,14 +42,18 @@ final class ClientLifeline implements AutoCloseable {
 
   private final ServerSocket server;
   private final List<Socket> connections = new ArrayList<>();
-  private final Thread accepting;
-  private final Thread beating;
+  private final List<Thread> threads = new ArrayList<>();
   private volatile @Nullable String jobId;
 
   private ClientLifeline(ServerSocket server) {
     this.server = server;
-    this.accepting = PipelineRun.daemon(this::accept, "tidemark-lifeline-accept");
-    this.beating = PipelineRun.daemon(this::beat, "tidemark-lifeline-beat");
+  }
+
+  /** Starts accepting the steps' connections and writing to them, once constructed. */
+  private ClientLifeline started() {
+    threads.add(PipelineRun.daemon(this::accept, "tidemark-lifeline-accept"));
+    threads.add(PipelineRun.daemon(this::beat, "tidemark-lifeline-beat"));
+    return this;
   }
 
   /**
@@ -64,7 +68,7 @@ final class ClientLifeline implements AutoCloseable {
               master.substring(0, colon), Integer.parseInt(master.substring(colon + 1))),
           (int) BEAT.toMillis());
       InetAddress local = probe.getLocalAddress();
-      return Optional.of(new ClientLifeline(new ServerSocket(0, 50, local)));
+      return Optional.of(new ClientLifeline(new ServerSocket(0, 50, local)).started());
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
@@ -135,8 +139,7 @@ final class ClientLifeline implements AutoCloseable {
   /** The client ends on purpose: tells every connection so, then closes the line. */
   @Override
   public void close() {
-    accepting.interrupt();
-    beating.interrupt();
+    threads.forEach(Thread::interrupt);
     closeQuietly(server);
     sendToAll(BYE);
     synchronized (connections) {

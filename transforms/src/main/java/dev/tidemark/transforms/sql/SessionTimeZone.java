@@ -40,9 +40,12 @@ final class SessionTimeZone implements Serializable {
   /** The zone's offset in milliseconds when it never changes (UTC, +08:00); else null. */
   private final @Nullable Long fixedOffsetMillis;
 
+  /** The zone's rules, looked up once rather than for each record. */
+  private final ZoneRules rules;
+
   private SessionTimeZone(ZoneId zone) {
     this.zone = zone;
-    ZoneRules rules = zone.getRules();
+    this.rules = zone.getRules();
     this.fixedOffsetMillis =
         rules.isFixedOffset() ? rules.getOffset(Instant.EPOCH).getTotalSeconds() * 1000L : null;
   }
@@ -64,7 +67,7 @@ final class SessionTimeZone implements Serializable {
       return epochMillis + fixedOffsetMillis;
     }
     return epochMillis
-        + zone.getRules().getOffset(Instant.ofEpochMilli(epochMillis)).getTotalSeconds() * 1000L;
+        + rules.getOffset(Instant.ofEpochMilli(epochMillis)).getTotalSeconds() * 1000L;
   }
 
   /**
@@ -109,7 +112,6 @@ final class SessionTimeZone implements Serializable {
 
   /** Every offset from UTC the zone has had or will have, from the earliest event time on. */
   private Set<ZoneOffset> offsetsSinceEarliestEventTime() {
-    ZoneRules rules = zone.getRules();
     Instant earliest = Instant.ofEpochMilli(ClockSkewGuard.EARLIEST_EVENT_TIME.getMillis());
     Set<ZoneOffset> offsets = new TreeSet<>();
     offsets.add(rules.getOffset(earliest));
