@@ -4,11 +4,14 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.CountedOutputs;
+import dev.tidemark.transforms.testing.EmbeddedFlinkRest;
+import dev.tidemark.transforms.testing.ExactOrderStream;
 import dev.tidemark.transforms.testing.PresetCountPerWindow;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.SuiteOrder;
@@ -23,10 +26,13 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.Max;
+import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -80,10 +86,11 @@ class LateAccountingPropertyTest {
       String runner, int parallelism, long seed) {
     RandomStream input = new RandomStream(seed, runner.equals("DirectRunner"));
     EventTimeWindowing windowing = input.windowing;
-    Pipeline pipeline = Pipeline.create(options(runner, parallelism));
+    PlayedStream<String> played = played(input.stream, runner, parallelism);
+    Pipeline pipeline = played.pipeline();
     PCollectionTuple parsed =
         pipeline
-            .apply(input.stream)
+            .apply(played.stream())
             .apply("Parse", ParseEvents.with(CsvEventFormat.keyAndTime().withValue()));
     PCollection<Event> events = parsed.get(ParseEvents.EVENTS);
     CountedOutputs engine =
@@ -103,35 +110,40 @@ class LateAccountingPropertyTest {
     assertThat(
         "Beam dropped nothing silently", BeamCounters.droppedDueToLateness(result), equalTo(0L));
 
-    if (runner.equals("DirectRunner") || parallelism == 1) {
-      // (2) The engine gives what its specification gives.
-      assertThat(engine.finalCountsAndSums(), equalTo(preset.finalCountsAndSums()));
-      assertThat(Set.copyOf(engine.lateRecords()), equalTo(Set.copyOf(preset.lateRecords())));
-    }
-    if (runner.equals("DirectRunner") || parallelism == 1) {
-      // (3) And both what the reference says. The dead letters come from the one parse step both
-      // share, so only the reference, which the generator wrote on its own, can tell them wrong.
-      assertThat(Set.copyOf(engine.deadLetters()), equalTo(input.expectedDeadLetters));
-      assertThat(Set.copyOf(engine.lateRecords()), equalTo(input.expectedLate));
-      assertThat(engine.finalCountsAndSums(), equalTo(asComparable(input.expectedFinal)));
-      assertOwnLatePanes("engine", engine, input);
-      assertThat(asMap(finalMaxima.snapshot()), equalTo(input.expectedMax));
-    }
+    // (2) The engine gives what its specification gives.
+    assertThat(engine.finalCountsAndSums(), equalTo(preset.finalCountsAndSums()));
+    assertThat(Set.copyOf(engine.lateRecords()), equalTo(Set.copyOf(preset.lateRecords())));
+    // (3) And both what the reference says. The dead letters come from the one parse step both
+    // share, so only the reference, which the generator wrote on its own, can tell them wrong.
+    assertThat(Set.copyOf(engine.deadLetters()), equalTo(input.expectedDeadLetters));
+    assertThat(Set.copyOf(engine.lateRecords()), equalTo(input.expectedLate));
+    assertThat(engine.finalCountsAndSums(), equalTo(asComparable(input.expectedFinal)));
+    assertOwnLatePanes("engine", engine, input);
+    assertThat(asMap(finalMaxima.snapshot()), equalTo(input.expectedMax));
   }
 
   /**
-   * The options of a run that ends when its stream does. On Flink each step hands the watermark on
-   * after every element: Beam's Flink steps hand it on only between bundles, so in a bundle of
-   * several elements a watermark that came after some of them would reach the next step after them
-   * all, and that step would judge them under the older one.
+   * A run of {@code stream} that ends when the stream does: the DirectRunner's TestStream plays it
+   * in exactly its order; on Flink, {@link ExactOrderStream} does at every parallelism, with steps
+   * that hand the watermark on after every element. (Beam's Flink steps hand it on only between
+   * bundles: in a bundle of several elements, a watermark that came after some of them would reach
+   * the next step after them all, and that step would judge them under the older one.)
    */
-  private static PipelineOptions options(String runner, int parallelism) {
+  private static <T> PlayedStream<T> played(TestStream<T> stream, String runner, int parallelism) {
     PipelineOptions options = Runners.untilTheStreamEnds(runner, parallelism);
-    if (options instanceof FlinkPipelineOptions) {
-      ((FlinkPipelineOptions) options).setMaxBundleSize(1L);
+    if (!(options instanceof FlinkPipelineOptions)) {
+      return new PlayedStream<>(Pipeline.create(options), stream);
     }
-    return options;
+    FlinkPipelineOptions flink = (FlinkPipelineOptions) options;
+    flink.setMaxBundleSize(1L);
+    flink.setAutoWatermarkInterval(10L);
+    EmbeddedFlinkRest cluster = EmbeddedFlinkRest.onFreePort();
+    cluster.applyTo(flink);
+    return new PlayedStream<>(Pipeline.create(flink), ExactOrderStream.of(stream, cluster));
   }
+
+  /** A pipeline, and the stream as its runner plays it. */
+  private record PlayedStream<T>(Pipeline pipeline, PTransform<PBegin, PCollection<T>> stream) {}
 
   /**
    * The largest value of each window's final pane, by {@link AggregatePerWindow} with Beam's own
@@ -189,11 +201,12 @@ class LateAccountingPropertyTest {
   void batchesCountedBeforeTheShuffleEndInExactlyOnePlaceToo(
       String runner, int parallelism, long seed) {
     RandomStream input = new RandomStream(seed, runner.equals("DirectRunner"));
-    Pipeline pipeline = Pipeline.create(options(runner, parallelism));
+    PlayedStream<SourceBatch<String>> played = played(input.batches, runner, parallelism);
+    Pipeline pipeline = played.pipeline();
     // Each record parsed in the step that counts its batch, as a Kafka source's are.
     PCollectionTuple counted =
         pipeline
-            .apply(input.batches)
+            .apply(played.stream())
             .apply(
                 "CountInBatches",
                 CountPerWindow.ofBatchesParsedBy(
@@ -206,12 +219,10 @@ class LateAccountingPropertyTest {
     assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
 
     assertEveryRecordInOnePlace("batched", batched, input);
-    if (runner.equals("DirectRunner") || parallelism == 1) {
-      assertThat(Set.copyOf(batched.deadLetters()), equalTo(input.expectedDeadLetters));
-      assertThat(Set.copyOf(batched.lateRecords()), equalTo(input.expectedLate));
-      assertThat(batched.finalCountsAndSums(), equalTo(asComparable(input.expectedFinal)));
-      assertOwnLatePanes("batched", batched, input);
-    }
+    assertThat(Set.copyOf(batched.deadLetters()), equalTo(input.expectedDeadLetters));
+    assertThat(Set.copyOf(batched.lateRecords()), equalTo(input.expectedLate));
+    assertThat(batched.finalCountsAndSums(), equalTo(asComparable(input.expectedFinal)));
+    assertOwnLatePanes("batched", batched, input);
   }
 
   /**
