@@ -46,7 +46,8 @@ import org.joda.time.Instant;
  * neither Beam nor Flink has a source that emits a watermark when it moves.)
  *
  * <p>Steps downstream must hand the watermark on after each element (a bundle of one element), or a
- * step's bundle holds it back. Processing time cannot pass.
+ * step's bundle holds it back. Processing time cannot pass. A job that never gets ready leaves the
+ * stream unplayed: the test's timeout ends it.
  */
 public final class ExactOrderStream<T> extends PTransform<PBegin, PCollection<T>> {
 
@@ -95,8 +96,8 @@ public final class ExactOrderStream<T> extends PTransform<PBegin, PCollection<T>
     public void finalizeCheckpoint() {}
   }
 
-  /** One step of the stream: an element, or else a watermark advance. */
-  private record Step<T>(@Nullable TimestampedValue<T> element, Instant watermark) {}
+  /** One step of the stream: an element, or else the watermark it advances to. */
+  private record Step<T>(@Nullable TimestampedValue<T> element, @Nullable Instant advance) {}
 
   /**
    * The one split, that plays the stream; it travels encoded, as the stream's own coder writes it.
@@ -131,7 +132,7 @@ public final class ExactOrderStream<T> extends PTransform<PBegin, PCollection<T>
       for (TestStream.Event<T> event : stream.getEvents()) {
         if (event instanceof TestStream.ElementEvent) {
           for (TimestampedValue<T> element : ((TestStream.ElementEvent<T>) event).getElements()) {
-            steps.add(new Step<>(element, element.getTimestamp()));
+            steps.add(new Step<>(element, null));
           }
         } else {
           steps.add(new Step<>(null, ((TestStream.WatermarkEvent<T>) event).getWatermark()));
@@ -192,12 +193,16 @@ public final class ExactOrderStream<T> extends PTransform<PBegin, PCollection<T>
       }
       while (!awaitingEmission && played < steps.size()) {
         Step<T> step = steps.get(played++);
-        if (step.element() != null) {
-          current = step.element();
+        TimestampedValue<T> element = step.element();
+        Instant advance = step.advance();
+        if (element != null) {
+          current = element;
           return true;
         }
-        watermark = step.watermark();
-        awaitingEmission = true;
+        if (advance != null) {
+          watermark = advance;
+          awaitingEmission = true;
+        }
       }
       return false;
     }
