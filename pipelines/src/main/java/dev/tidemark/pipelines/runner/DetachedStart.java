@@ -10,8 +10,9 @@ import java.time.Duration;
  * from), and a client that returned at once would end with exit 0 while the job sits in {@code
  * RESTARTING}. So the client asks the REST API every half second, and ends with exit 1 and one line
  * saying why when the job fails or restarts, when no slot has been free for {@link #NO_FREE_SLOT}
- * while tasks wait for one, or when it has not started within {@link #START_WAIT}. It does not
- * cancel the job: a cluster may yet free slots, and the line says how to cancel it.
+ * while tasks wait for one (not while tasks that have theirs are deployed, which on a busy cluster
+ * can take longer), or when it has not started within {@link #START_WAIT}. It does not cancel the
+ * job: a cluster may yet free slots, and the line says how to cancel it.
  */
 final class DetachedStart {
 
@@ -32,12 +33,12 @@ final class DetachedStart {
   static int awaitRunning(FlinkJob job, String name, PrintStream err) {
     long deadline = System.nanoTime() + START_WAIT.toNanos();
     long noFreeSlotSince = 0;
-    JobStart start = new JobStart(JobStart.Phase.STARTING, "the REST API did not answer", -1);
+    JobStart start = new JobStart(JobStart.Phase.STARTING, "the REST API did not answer", false);
     while (System.nanoTime() < deadline) {
       try {
         start = job.start();
       } catch (IOException e) {
-        start = new JobStart(JobStart.Phase.STARTING, "the REST API did not answer: " + e, -1);
+        start = new JobStart(JobStart.Phase.STARTING, "the REST API did not answer: " + e, false);
       }
       if (start.phase() == JobStart.Phase.RUNNING) {
         return 0;
@@ -45,7 +46,7 @@ final class DetachedStart {
       if (start.phase() == JobStart.Phase.STOPPED) {
         return notRunning(job, name, start.why(), err);
       }
-      if (start.freeSlots() != 0) {
+      if (!start.outOfSlots()) {
         noFreeSlotSince = 0;
       } else if (noFreeSlotSince == 0) {
         noFreeSlotSince = System.nanoTime();

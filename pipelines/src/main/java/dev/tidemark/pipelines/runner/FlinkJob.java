@@ -47,6 +47,9 @@ final class FlinkJob {
   private static final Set<String> WAITING_TASK_STATES =
       Set.of("CREATED", "SCHEDULED", "DEPLOYING", "INITIALIZING");
 
+  /** The states of a task that has no slot yet: later ones are deployed to the slot they have. */
+  private static final Set<String> WITHOUT_A_SLOT = Set.of("CREATED", "SCHEDULED");
+
   private static final String CAUSED_BY = "Caused by: ";
 
   private final String api;
@@ -184,31 +187,45 @@ final class FlinkJob {
     JsonNode job = get(api + "/jobs/" + id);
     String state = job.path("state").asText();
     if (NOT_STARTING.contains(state)) {
-      return new JobStart(JobStart.Phase.STOPPED, state + ": " + latestFailure(), 0);
+      return new JobStart(JobStart.Phase.STOPPED, state + ": " + latestFailure(), false);
     }
+    JsonNode statusCounts = job.path("status-counts");
+    if (state.equals("FINISHED")
+        || (state.equals("RUNNING") && waitingTasks(statusCounts, WAITING_TASK_STATES) == 0)) {
+      return new JobStart(JobStart.Phase.RUNNING, state, false);
+    }
+    return starting(statusCounts, get(api + "/overview"));
+  }
+
+  /**
+   * A job that is starting, from its tasks' {@code status-counts} and its cluster's {@code
+   * /overview}: how many tasks wait to be deployed, and whether some wait for a slot that the
+   * cluster does not have free.
+   */
+  static JobStart starting(JsonNode statusCounts, JsonNode cluster) {
     int tasks = 0;
-    int waiting = 0;
-    for (Map.Entry<String, JsonNode> count : job.path("status-counts").properties()) {
+    for (Map.Entry<String, JsonNode> count : statusCounts.properties()) {
       tasks += count.getValue().asInt();
-      if (WAITING_TASK_STATES.contains(count.getKey())) {
-        waiting += count.getValue().asInt();
-      }
     }
-    if (state.equals("FINISHED") || (state.equals("RUNNING") && waiting == 0)) {
-      return new JobStart(JobStart.Phase.RUNNING, state, 0);
-    }
-    JsonNode cluster = get(api + "/overview");
     int free = cluster.path("slots-available").asInt();
     return new JobStart(
         JobStart.Phase.STARTING,
-        waiting
+        waitingTasks(statusCounts, WAITING_TASK_STATES)
             + " of its "
             + tasks
             + " tasks wait to be deployed; the cluster has "
             + free
             + " free slots of "
             + cluster.path("slots-total").asInt(),
-        free);
+        free == 0 && waitingTasks(statusCounts, WITHOUT_A_SLOT) > 0);
+  }
+
+  private static int waitingTasks(JsonNode statusCounts, Set<String> states) {
+    int waiting = 0;
+    for (String state : states) {
+      waiting += statusCounts.path(state).asInt();
+    }
+    return waiting;
   }
 
   /**

@@ -1,10 +1,11 @@
 package dev.tidemark.pipelines.runner;
 
 /**
- * Where a job just submitted is ({@link FlinkJob#start}), with why in words, and how many slots its
- * cluster had free when asked.
+ * Where a job just submitted is ({@link FlinkJob#start}), with why in words, and whether it is out
+ * of slots: some of its tasks wait for a slot while its cluster has none free. Tasks being deployed
+ * or initialized have theirs.
  */
-record JobStart(Phase phase, String why, int freeSlots) {
+record JobStart(Phase phase, String why, boolean outOfSlots) {
 
   /** How far a job has started. */
   enum Phase {
