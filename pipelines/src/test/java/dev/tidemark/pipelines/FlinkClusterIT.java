@@ -212,7 +212,7 @@ class FlinkClusterIT {
       assertThat(
           output,
           anyOf(
-              containsString(" tasks wait to be deployed; the cluster has 0 free slots of 4;"),
+              containsString(" of them for a slot; the cluster has 0 free slots of 4;"),
               containsString("NoResourceAvailableException")));
     } finally {
       detached.destroyForcibly();

@@ -208,16 +208,19 @@ final class FlinkJob {
       tasks += count.getValue().asInt();
     }
     int free = cluster.path("slots-available").asInt();
+    int withoutASlot = waitingTasks(statusCounts, WITHOUT_A_SLOT);
     return new JobStart(
         JobStart.Phase.STARTING,
         waitingTasks(statusCounts, WAITING_TASK_STATES)
             + " of its "
             + tasks
-            + " tasks wait to be deployed; the cluster has "
+            + " tasks wait to be deployed, "
+            + withoutASlot
+            + " of them for a slot; the cluster has "
             + free
             + " free slots of "
             + cluster.path("slots-total").asInt(),
-        free == 0 && waitingTasks(statusCounts, WITHOUT_A_SLOT) > 0);
+        free == 0 && withoutASlot > 0);
   }
 
   private static int waitingTasks(JsonNode statusCounts, Set<String> states) {

@@ -23,7 +23,9 @@ class FlinkJobStartTest {
     assertThat(start.outOfSlots(), equalTo(true));
     assertThat(
         start.why(),
-        equalTo("2 of its 2 tasks wait to be deployed; the cluster has 0 free slots of 4"));
+        equalTo(
+            "2 of its 2 tasks wait to be deployed, 2 of them for a slot; the cluster has 0 free"
+                + " slots of 4"));
   }
 
   @Test
