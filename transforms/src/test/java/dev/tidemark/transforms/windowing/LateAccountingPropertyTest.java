@@ -50,22 +50,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (on time, late within the lateness, late beyond it, malformed, several keys, records and
  * watermarks exactly at the edges of windows), each in a random configuration (window size,
  * lateness, out-of-orderness, every pane or final panes only; on the DirectRunner, processing time
- * passing for the idle flush). A maximum per window, by {@link AggregatePerWindow} with Beam's
- * {@code Max}, is held to the reference too, where the order is exact. Each stream runs through
- * {@link CountPerWindow} (tidemark's pane engine) and {@link PresetCountPerWindow} (Beam's trigger
- * machinery under the windowing preset) in one pipeline.
+ * passing for the idle flush). Each stream runs through {@link CountPerWindow} (tidemark's pane
+ * engine) and {@link PresetCountPerWindow} (Beam's trigger machinery under the windowing preset) in
+ * one pipeline, and through {@link AggregatePerWindow} with Beam's {@code Max}, an aggregate other
+ * than the count.
  *
- * <p>On every runner and parallelism: every record in is in exactly one place, a window's final
- * pane, the late output or the dead-letter output, for both; and Beam dropped nothing on its own.
- *
- * <p>Where the order of elements and watermark advances is exact (the DirectRunner, whose
- * TestStream delivers each element after the watermark advances before it, and Flink at parallelism
- * 1, with one channel into each step and bundles of one element), the engine and the preset also
- * agree on each final count and sum and each late record, and the engine's final counts, sums and
- * maxima, late records, LATE panes and dead letters equal the reference computation's. On Flink at
- * parallelism 2 and 4 a step's watermark is the minimum over several channels, which may lag an
- * advance another channel has delivered, so which records end up late may differ between the two
- * (Beam #20843-#20845); there the invariant holds for each.
+ * <p>Every runner plays each stream in exactly its order: the DirectRunner's TestStream delivers
+ * each element after the watermark advances before it, and on Flink, at parallelism 1, 2 and 4,
+ * {@link ExactOrderStream} does, with one-element bundles (see {@link #played}). So on each: every
+ * record in is in exactly one place, a window's final pane, the late output or the dead-letter
+ * output, for both, and Beam dropped nothing on its own; the engine and the preset agree on each
+ * final count and sum and each late record; and the engine's final counts, sums and maxima, late
+ * records, LATE panes and dead letters equal the reference computation's.
  *
  * <p>The streams are independent, and run two at a time.
  */
@@ -210,8 +206,8 @@ class LateAccountingPropertyTest {
    * gathered ({@link CountPerWindow#ofBatchesParsedBy}): the records a batch's watermark bound
    * proves on time are counted before the shuffle. The invariant holds everywhere, and no partial
    * aggregate ever reaches a window its watermark had closed (the pane step would fail the run); on
-   * the DirectRunner and on Flink at parallelism 1, which sequence the watermark exactly, the
-   * results are the reference's, record for record, as they are for the records counted one by one.
+   * every runner, whose stream plays in exactly its order, the results are the reference's, record
+   * for record, as they are for the records counted one by one.
    */
   @ParameterizedTest(name = "{0} parallelism {1} seed {2}")
   @MethodSource("batchStreams")
