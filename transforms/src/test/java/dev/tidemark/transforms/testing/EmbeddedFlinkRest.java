@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The REST API of the embedded Flink cluster that one pipeline run starts, on a free loopback port
@@ -31,6 +32,9 @@ public final class EmbeddedFlinkRest implements Serializable {
 
   private final int port;
   private final String confDir;
+
+  /** Made where the questions are asked: once per deserialized copy, not once per question. */
+  private transient @Nullable HttpClient http;
 
   private EmbeddedFlinkRest(int port, String confDir) {
     this.port = port;
@@ -90,13 +94,15 @@ public final class EmbeddedFlinkRest implements Serializable {
   }
 
   private JsonNode get(String path) throws IOException, InterruptedException {
+    if (http == null) {
+      http = HttpClient.newHttpClient();
+    }
     HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw new IOException(path + " answered " + response.statusCode());
     }
