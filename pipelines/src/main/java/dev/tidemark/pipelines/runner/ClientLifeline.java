@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -42,7 +43,10 @@ final class ClientLifeline implements AutoCloseable {
 
   private final ServerSocket server;
   private final List<Socket> connections = new ArrayList<>();
-  private final List<Thread> threads = new ArrayList<>();
+
+  /** Started on the constructing thread, interrupted on whichever ends the client. */
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
   private volatile @Nullable String jobId;
 
   private ClientLifeline(ServerSocket server) {
