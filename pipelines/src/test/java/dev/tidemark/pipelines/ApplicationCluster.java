@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.stack.FlinkNodes;
 import dev.tidemark.transforms.testing.ChildJvms;
+import dev.tidemark.transforms.testing.FlinkRestGet;
 import dev.tidemark.transforms.testing.LineServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,7 +70,8 @@ final class ApplicationCluster implements AutoCloseable {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       try {
-        for (JsonNode job : JSON.readTree(FlinkRest.get(master(), "/jobs/overview")).path("jobs")) {
+        for (JsonNode job :
+            JSON.readTree(FlinkRestGet.get(master(), "/jobs/overview")).path("jobs")) {
           if (job.path("state").asText().equals("RUNNING")) {
             return job;
           }

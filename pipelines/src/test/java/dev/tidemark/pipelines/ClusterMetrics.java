@@ -25,6 +25,14 @@ final class ClusterMetrics {
       String resultsTopic,
       String... options)
       throws Exception {
+    return cluster.submit(
+        directory.resolve(topic + ".log"),
+        arguments(broker, directory, topic, resultsTopic, options).toArray(String[]::new));
+  }
+
+  /** The program arguments {@link #submit} gives {@code metrics}. */
+  static List<String> arguments(
+      KafkaBroker broker, Path directory, String topic, String resultsTopic, String... options) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -36,7 +44,7 @@ final class ClusterMetrics {
     addUnlessGiven(args, "--parallelism=", "2");
     addUnlessGiven(args, "--lateSink=", "file:" + directory.resolve(topic + "-late.json"));
     addUnlessGiven(args, "--deadLetterSink=", "file:" + directory.resolve(topic + "-dead.json"));
-    return cluster.submit(directory.resolve(topic + ".log"), args.toArray(String[]::new));
+    return args;
   }
 
   private static void addUnlessGiven(List<String> args, String option, String value) {

@@ -2,6 +2,7 @@ package dev.tidemark.pipelines;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tidemark.transforms.testing.FlinkRestGet;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,20 +22,6 @@ final class FlinkRest {
 
   private FlinkRest() {}
 
-  /** The REST API's answer to {@code GET path}; an exception if it does not answer with 200. */
-  static String get(String hostPort, String path) throws IOException, InterruptedException {
-    HttpResponse<String> response =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://" + hostPort + path))
-                .timeout(Duration.ofSeconds(5))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IOException(path + " answered " + response.statusCode());
-    }
-    return response.body();
-  }
-
   /** Cancels every job Flink at {@code hostPort} runs, as the Web UI's "Cancel Job" does. */
   static void cancelJobs(String hostPort) throws IOException, InterruptedException {
     for (String id : jobIds(hostPort)) {
@@ -51,13 +38,7 @@ final class FlinkRest {
   static List<String> jobIds(String hostPort) throws InterruptedException {
     String jobs;
     try {
-      jobs =
-          HTTP.send(
-                  HttpRequest.newBuilder(URI.create("http://" + hostPort + "/jobs"))
-                      .timeout(Duration.ofSeconds(5))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
+      jobs = FlinkRestGet.get(hostPort, "/jobs");
     } catch (IOException notYet) {
       return List.of();
     }

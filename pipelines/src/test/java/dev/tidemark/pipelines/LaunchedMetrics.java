@@ -33,15 +33,8 @@ final class LaunchedMetrics {
    * row per window, the late records and dead letters to files in {@code directory}.
    */
   static List<String> arguments(KafkaBroker broker, String topic, Path directory) {
-    return List.of(
-        "metrics",
-        "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
-        "--sink=kafka://" + broker.bootstrapServers() + "/" + topic + "-per-second",
-        "--lateSink=file:" + directory.resolve(topic + "-late.json"),
-        "--deadLetterSink=file:" + directory.resolve(topic + "-dead.json"),
-        "--parallelism=2",
-        "--idleTimeout=3s",
-        "--emit=final");
+    return ClusterMetrics.arguments(
+        broker, directory, topic, topic + "-per-second", "--emit=final");
   }
 
   /**

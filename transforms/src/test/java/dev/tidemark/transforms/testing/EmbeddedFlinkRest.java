@@ -5,16 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The REST API of the embedded Flink cluster that one pipeline run starts, on a free loopback port
@@ -32,9 +26,6 @@ public final class EmbeddedFlinkRest implements Serializable {
 
   private final int port;
   private final String confDir;
-
-  /** Made where the questions are asked: once per deserialized copy, not once per question. */
-  private transient @Nullable HttpClient http;
 
   private EmbeddedFlinkRest(int port, String confDir) {
     this.port = port;
@@ -94,18 +85,6 @@ public final class EmbeddedFlinkRest implements Serializable {
   }
 
   private JsonNode get(String path) throws IOException, InterruptedException {
-    if (http == null) {
-      http = HttpClient.newHttpClient();
-    }
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IOException(path + " answered " + response.statusCode());
-    }
-    return JSON.readTree(response.body());
+    return JSON.readTree(FlinkRestGet.get("127.0.0.1:" + port, path));
   }
 }
