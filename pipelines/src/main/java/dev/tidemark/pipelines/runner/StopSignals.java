@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -33,7 +34,7 @@ final class StopSignals implements AutoCloseable {
   /** The exit status of the signal taken, once its stop has run. */
   private final CompletableFuture<Integer> stopped = new CompletableFuture<>();
 
-  private volatile boolean signalled;
+  private final AtomicBoolean taken = new AtomicBoolean();
 
   private StopSignals() {}
 
@@ -45,8 +46,12 @@ final class StopSignals implements AutoCloseable {
     StopSignals signals = new StopSignals();
     SignalHandler handler =
         signal -> {
+          if (!signals.taken.compareAndSet(false, true)) {
+            // A second signal, or the same one twice (Ctrl-C reaches both a relaunched run and
+            // the JVM that launched it, which passes it on): the stop already under way is it.
+            return;
+          }
           int status = 128 + signal.getNumber();
-          signals.signalled = true;
           try {
             stop.run();
           } finally {
@@ -71,7 +76,7 @@ final class StopSignals implements AutoCloseable {
    * taken.
    */
   OptionalInt awaitStop() {
-    return signalled ? OptionalInt.of(stopped.join()) : OptionalInt.empty();
+    return taken.get() ? OptionalInt.of(stopped.join()) : OptionalInt.empty();
   }
 
   @Override
