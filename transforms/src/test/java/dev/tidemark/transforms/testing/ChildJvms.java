@@ -52,14 +52,21 @@ public final class ChildJvms implements AutoCloseable {
   }
 
   /**
-   * What {@code jcmd PID Thread.print} says of {@code process}'s threads: for the message of a test
+   * What {@code jcmd PID Thread.print} says of {@code process}'s threads, and of the JVMs it
+   * started (the one a run from the jar starts with its startup archive): for the message of a test
    * whose child JVM did not end or answer in time, so that a hang in CI tells where it hangs.
    */
   public static String threadDump(Process process) {
+    StringBuilder dumps = new StringBuilder(threadDump(process.pid()));
+    process.descendants().forEach(jvm -> dumps.append("\n").append(threadDump(jvm.pid())));
+    return dumps.toString();
+  }
+
+  private static String threadDump(long pid) {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     try {
       Process dump =
-          new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+          new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print")
               .redirectErrorStream(true)
               .start();
       String text = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
