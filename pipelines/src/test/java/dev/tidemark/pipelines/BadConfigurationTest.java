@@ -39,7 +39,7 @@ class BadConfigurationTest {
         "an option of another command | join --source=sample: | tidemark: --source is not an option of join; see join --help",
         "explain writes no results | explain --sink=file:/tmp/out.json | tidemark: --sink: explain writes nothing but its explanation, to stdout; leave it out",
         "explain runs no job | explain --runner=DirectRunner | tidemark: --runner: explain runs no job; leave it out",
-        "startup-archive makes its own runs | startup-archive --parallelism=2 | tidemark: --parallelism: startup-archive makes its own runs, on embedded Flink; leave it out",
+        "startup-archive runs no job | startup-archive --parallelism=2 | tidemark: --parallelism: startup-archive archives the jar in JVMs of its own; leave it out",
         "a Flink option on the DirectRunner | count --runner=DirectRunner --webUi=8081 | tidemark: --webUi: count on the DirectRunner does not use it: it is Flink's; leave it out",
         "detached on the DirectRunner | count --runner=DirectRunner --detached | tidemark: --detached: count on the DirectRunner does not use it: it is Flink's; leave it out",
         "detached on embedded Flink | count --detached | tidemark: --detached: only for a cluster (--flinkMaster=HOST:PORT); an embedded run ends with this process",

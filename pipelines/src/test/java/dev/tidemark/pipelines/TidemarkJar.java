@@ -17,9 +17,14 @@ final class TidemarkJar {
 
   /** The same, with {@code jvmOptions} before {@code -jar}. */
   static ProcessBuilder runWith(List<String> jvmOptions, String... args) {
+    return runFrom(Path.of("target", "tidemark.jar").toAbsolutePath(), jvmOptions, args);
+  }
+
+  /** {@code java JVM_OPTIONS -jar JAR ARGS}: a copy of the jar elsewhere, say. */
+  static ProcessBuilder runFrom(Path jar, List<String> jvmOptions, String... args) {
     List<String> command = new ArrayList<>(jvmOptions);
     command.add("-jar");
-    command.add(Path.of("target", "tidemark.jar").toAbsolutePath().toString());
+    command.add(jar.toString());
     command.addAll(List.of(args));
     return ChildJvms.java(command.toArray(String[]::new));
   }

@@ -5,15 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JVM's application class-data sharing, as tidemark uses it to start sooner: a class list
- * written by a training run, an archive written from the list, and the options that make a run map
- * it. The archive holds the classes of one class path, parsed and verified once; a JVM that maps it
- * skips reading, parsing and verifying them again, which is most of what loading the many thousands
- * of classes of Beam, Flink and tidemark costs a run.
+ * The JVM's application class-data sharing, as tidemark uses it to start sooner: a list of classes,
+ * an archive written from the list, and the options that make a run map it. The archive holds the
+ * classes of one class path, parsed and verified once; a JVM that maps it skips reading, parsing
+ * and verifying them again, which is most of what loading the many thousands of classes of Beam,
+ * Flink and tidemark costs a run.
  *
  * <p>A static archive written from a list ({@code -Xshare:dump}), not one written as a run exits
  * ({@code -XX:ArchiveClassesAtExit}): on Java 17.0.15 that crashed the exiting JVM in 2 of 6 tries,
@@ -36,6 +37,68 @@ public final class ClassDataArchive {
    */
   public static List<String> requiring(Path archive) {
     return List.of("-Xshare:on", "-XX:SharedArchiveFile=" + archive);
+  }
+
+  /**
+   * Writes {@code archive} of the classes the runs of {@code jar} load, for runs started with
+   * {@code java -jar JAR}: the JDK's own default list ({@code lib/classlist} of this JVM's Java,
+   * the classes of its default archive), then the classes of the jar that {@link ClassPreloader}
+   * lists. The archive is written beside its place and moved there once the JVM has mapped it, so
+   * that a run never finds a part of one.
+   *
+   * @throws IllegalStateException if a JVM fails
+   * @throws UncheckedIOException if the list or the archive cannot be written
+   */
+  public static void writeForJar(Path jar, Path archive) {
+    Path classList = null;
+    Path written =
+        archive.resolveSibling(archive.getFileName() + ".part" + ProcessHandle.current().pid());
+    try {
+      classList = Files.createTempFile("tidemark-", ".classes");
+      Files.write(classList, classListOfTheJar());
+      write(classList, written, jar.toString());
+      java(
+          "checking the archive",
+          "-Xshare:on",
+          "-XX:SharedArchiveFile=" + written,
+          "-cp",
+          jar.toString(),
+          Tidemark.class.getName(),
+          "--help");
+      Files.move(
+          written, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing " + archive, e);
+    } finally {
+      deleteQuietly(classList);
+      deleteQuietly(written);
+    }
+  }
+
+  /**
+   * The classes an archive of the jar holds, as {@code -Xshare:dump} reads them: the JDK's default
+   * class list, then the classes of the jar that {@link ClassPreloader} lists.
+   */
+  public static List<String> classListOfTheJar() throws IOException {
+    List<String> classes = new ArrayList<>();
+    Path jdkList = Path.of(System.getProperty("java.home"), "lib", "classlist");
+    if (Files.isRegularFile(jdkList)) {
+      for (String line : Files.readAllLines(jdkList, StandardCharsets.UTF_8)) {
+        if (!line.startsWith("#")) {
+          classes.add(line);
+        }
+      }
+    }
+    for (String name : ClassPreloader.classesOfEveryPipeline()) {
+      classes.add(name.replace('.', '/'));
+    }
+    return classes;
+  }
+
+  private static void deleteQuietly(Path file) {
+    if (file != null) {
+      file.toFile().delete();
+    }
   }
 
   /**
@@ -63,7 +126,7 @@ public final class ClassDataArchive {
    */
   static void java(String step, String... args) {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(javaExecutable());
     command.addAll(List.of(args));
     Path printed = null;
     try {
@@ -84,10 +147,13 @@ public final class ClassDataArchive {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(step + ": interrupted", e);
     } finally {
-      if (printed != null) {
-        printed.toFile().delete();
-      }
+      deleteQuietly(printed);
     }
+  }
+
+  /** This JVM's {@code java}. */
+  static String javaExecutable() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   private static String lastLines(Path file, int count) throws IOException {

@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -67,6 +68,15 @@ final class ClassPreloader {
 
   /** The classes the list names for {@code pipeline}, in the order a run loads them. */
   static List<String> classesOf(String pipeline) {
+    return classesOf(Set.of(pipeline));
+  }
+
+  /** The classes the list names for any pipeline: those a class-data archive of the jar holds. */
+  static List<String> classesOfEveryPipeline() {
+    return List.copyOf(new LinkedHashSet<>(classesOf(PIPELINES)));
+  }
+
+  private static List<String> classesOf(Set<String> pipelines) {
     List<String> classes = new ArrayList<>();
     InputStream list = ClassPreloader.class.getResourceAsStream(LIST);
     if (list == null) {
@@ -77,7 +87,7 @@ final class ClassPreloader {
       boolean wanted = true;
       for (String name = names.readLine(); name != null; name = names.readLine()) {
         if (name.startsWith("## ")) {
-          wanted = name.substring(3).equals(pipeline);
+          wanted = pipelines.contains(name.substring(3));
         } else if (wanted && !name.startsWith("#")) {
           classes.add(name);
         }

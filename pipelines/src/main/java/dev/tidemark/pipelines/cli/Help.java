@@ -74,7 +74,9 @@ final class Help {
             + " job");
     out.println();
     out.println("and:");
-    out.println("  startup-archive  a class-data archive of the jar, with which runs start sooner");
+    out.println(
+        "  startup-archive  makes now the class-data archive that runs of the jar make and use by"
+            + " themselves");
     out.println();
     out.println("'java -jar tidemark.jar <pipeline> --help' lists a pipeline's options.");
   }

@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -65,18 +66,18 @@ public final class Tidemark {
                 return ExplainRecording.run(options, args, out);
               },
               explainIgnores()),
-          "startup-archive",
+          StartupArchive.COMMAND,
           Command.other(
               StartupArchive.Options.class,
               (options, args, out, err, launch) -> {
                 if (launch == Launch.FLINK) {
                   throw new ConfigurationException(
-                      "startup-archive makes its own runs on embedded Flink; run it with java -jar"
+                      "startup-archive archives the jar in JVMs of its own; run it with java -jar"
                           + " tidemark.jar startup-archive, not through Flink's launcher");
                 }
                 return StartupArchive.run(options, out, err);
               },
-              runnerOptions("makes its own runs, on embedded Flink", Set.of())));
+              runnerOptions("archives the jar in JVMs of its own", Set.of())));
 
   private Tidemark() {}
 
@@ -97,10 +98,21 @@ public final class Tidemark {
       runInFlinksLauncher(args);
       return;
     }
+    Optional<AutomaticStartupArchive> archive = AutomaticStartupArchive.forThisRun(args);
+    if (archive.isPresent() && archive.get().exists()) {
+      int exitCode = archive.get().runMapped(args);
+      if (exitCode >= 0) {
+        System.exit(exitCode);
+      }
+    }
+    AutomaticStartupArchive.stopWhenTheLauncherIsGone();
     ClassPreloader.startFor(args);
     int exitCode;
     try {
       exitCode = run(args, System.out, System.err);
+      if (exitCode == 0) {
+        archive.ifPresent(AutomaticStartupArchive::makeInBackground);
+      }
     } catch (RuntimeException e) {
       // Printed as the JVM would, but exiting: a cluster that failed while it started leaves
       // threads behind that would keep the JVM alive for ever.

@@ -35,6 +35,16 @@ class ClassPreloaderTest {
   }
 
   @Test
+  void theArchiveOfTheJarGetsTheClassesOfEveryPipelineOnce() {
+    List<String> every = ClassPreloader.classesOfEveryPipeline();
+
+    for (String pipeline : List.of("count", "metrics", "join", "sql")) {
+      assertThat(pipeline, every.containsAll(ClassPreloader.classesOf(pipeline)), equalTo(true));
+    }
+    assertThat(every.stream().distinct().count(), equalTo((long) every.size()));
+  }
+
+  @Test
   void everyClassTheListNamesIsOneTheCodeHas() {
     List<String> gone =
         Stream.of("count", "metrics", "join", "sql")
