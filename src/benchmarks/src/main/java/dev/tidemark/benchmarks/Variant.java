@@ -63,6 +63,11 @@ enum Variant {
         : ChildClassPath.ofTidemark(directory);
   }
 
+  /** Whether it is one of tidemark's pipelines, which run from the jar a user runs. */
+  boolean isTidemarks() {
+    return this == TIDEMARK || this == TIDEMARK_SQL;
+  }
+
   /** Runs the job once in this JVM, embedded, at {@code parallelism}. */
   abstract Result run(Path input, long lines, int parallelism) throws Exception;
 }
