@@ -1,22 +1,25 @@
 package dev.tidemark.transforms.sql;
 
 import java.io.Serializable;
+import java.io.StringReader;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv;
+import org.apache.beam.sdk.extensions.sql.impl.parser.impl.BeamSqlParserImpl;
+import org.apache.beam.sdk.extensions.sql.impl.parser.impl.BeamSqlParserImplConstants;
+import org.apache.beam.sdk.extensions.sql.impl.parser.impl.Token;
 import org.apache.beam.sdk.extensions.sql.meta.BaseBeamTable;
 import org.apache.beam.sdk.extensions.sql.meta.BeamSqlTable;
-import org.apache.beam.sdk.extensions.sql.meta.Table;
-import org.apache.beam.sdk.extensions.sql.meta.provider.TableProvider;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.POutput;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.avatica.util.Casing;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParser;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
  * The table a query reads: its name, the record's columns with their SQL types, and {@code
@@ -33,9 +36,6 @@ public final class SqlTable implements Serializable {
 
   /** {@link #eventTimeColumn()} of a table whose event times are its elements' timestamps. */
   static final int ELEMENT_TIMESTAMP = -1;
-
-  /** The statement a column list is parsed in, up to the list. */
-  private static final String DECLARATION = "CREATE EXTERNAL TABLE record (";
 
   /** The column that holds each row's event time, as Flink's and Beam's SQL call it. */
   public static final String ROWTIME = "rowtime";
@@ -139,31 +139,47 @@ public final class SqlTable implements Serializable {
     return new SqlTable(name, columns, types, ELEMENT_TIMESTAMP, SessionTimeZone.UTC);
   }
 
-  /** The columns {@code schema} declares, parsed as the column list of a {@code CREATE TABLE}. */
+  /**
+   * The columns {@code schema} declares, parsed by Beam SQL's DDL parser as the column list of its
+   * {@code CREATE EXTERNAL TABLE}, with the lexical rules of Beam SQL's connections (back-quoted
+   * identifiers, names kept as written). Only the parser: a whole Beam SQL environment, which its
+   * DDL statements run in, costs a run a second of start for a list of names and types.
+   */
   private static Schema declaredColumns(String schema) throws InvalidQueryException {
-    DeclaredTables declared = new DeclaredTables();
+    BeamSqlParserImpl parser =
+        (BeamSqlParserImpl) BeamSqlParserImpl.FACTORY.getParser(new StringReader(schema));
+    parser.setTabSize(1);
+    parser.setQuotedCasing(Casing.UNCHANGED);
+    parser.setUnquotedCasing(Casing.UNCHANGED);
+    parser.setIdentifierMaxLength(SqlParser.DEFAULT_IDENTIFIER_MAX_LENGTH);
+    parser.setConformance(SqlConformanceEnum.DEFAULT);
+    parser.switchTo(SqlAbstractParserImpl.LexicalState.BTID);
+    List<Schema.Field> fields;
     try {
-      BeamSqlEnv.withTableProvider(declared)
-          .executeDdl(DECLARATION + schema + ") TYPE " + DeclaredTables.TYPE);
-    } catch (RuntimeException e) {
-      throw InvalidQueryException.refused(
-          "'" + schema + "' is not a column list such as 't BIGINT, i VARCHAR': " + reason(e));
+      fields = parser.FieldListBody();
+    } catch (Exception e) {
+      SqlParseException parse = parser.normalizeException(e);
+      throw notAColumnList(
+          schema,
+          PlanningErrors.withoutPosition(parse.getMessage())
+              + " at column "
+              + parse.getPos().getColumnNum());
     }
-    return declared.tables.get("record").getSchema();
+    Token next = parser.getToken(1);
+    if (next.kind != BeamSqlParserImplConstants.EOF) {
+      throw notAColumnList(
+          schema, "Encountered \"" + next.image + "\" at column " + next.beginColumn);
+    }
+    try {
+      return fields.stream().collect(Schema.toSchema());
+    } catch (IllegalArgumentException e) {
+      throw notAColumnList(schema, PlanningErrors.firstLine(e.getMessage()));
+    }
   }
 
-  /**
-   * Why the column list did not parse, in one line: the parser's first line, with the column
-   * counted in the list as the user wrote it, not in the statement it was put in.
-   */
-  private static String reason(Throwable e) {
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SqlParseException parse) {
-        int column = parse.getPos().getColumnNum() - DECLARATION.length();
-        return PlanningErrors.withoutPosition(parse.getMessage()) + " at column " + column;
-      }
-    }
-    return PlanningErrors.firstLine(PlanningErrors.rootCause(e).getMessage());
+  private static InvalidQueryException notAColumnList(String schema, String why) {
+    return InvalidQueryException.refused(
+        "'" + schema + "' is not a column list such as 't BIGINT, i VARCHAR': " + why);
   }
 
   /**
@@ -250,37 +266,6 @@ public final class SqlTable implements Serializable {
     @Override
     public Schema getSchema() {
       return schema;
-    }
-  }
-
-  /** Keeps the tables a {@code CREATE EXTERNAL TABLE} declares: only their schemas are read. */
-  private static final class DeclaredTables implements TableProvider {
-    static final String TYPE = "declared";
-    final Map<String, Table> tables = new ConcurrentHashMap<>();
-
-    @Override
-    public String getTableType() {
-      return TYPE;
-    }
-
-    @Override
-    public void createTable(Table table) {
-      tables.put(table.getName(), table);
-    }
-
-    @Override
-    public void dropTable(String tableName) {
-      tables.remove(tableName);
-    }
-
-    @Override
-    public Map<String, Table> getTables() {
-      return tables;
-    }
-
-    @Override
-    public BeamSqlTable buildBeamSqlTable(Table table) {
-      return new PlannerTable(table.getSchema());
     }
   }
 }
