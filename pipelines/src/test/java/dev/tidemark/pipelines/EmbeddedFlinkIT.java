@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An embedded run, as a user starts it ({@code java -jar tidemark.jar count}), listens only on the
  * loopback interface, and leaves nothing in the temp directory when it ends. The sockets are read
- * from {@code /proc} while the job runs: the listening ones of the child JVM, by inode.
+ * from {@code /proc} while the job runs: the listening ones of the child JVMs, by inode.
  */
 class EmbeddedFlinkIT {
 
@@ -45,7 +45,11 @@ class EmbeddedFlinkIT {
             .start();
     Set<String> listening = new HashSet<>();
     while (run.isAlive()) {
+      // The jar's JVM, and the one it runs the job in when it has its startup archive.
       listening.addAll(listeningAddresses(run.pid()));
+      for (ProcessHandle jvm : run.descendants().toList()) {
+        listening.addAll(listeningAddresses(jvm.pid()));
+      }
       Thread.sleep(200);
     }
     assertThat("ends within 2 min", run.waitFor(2, TimeUnit.MINUTES), equalTo(true));

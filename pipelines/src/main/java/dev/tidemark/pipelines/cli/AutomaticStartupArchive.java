@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
@@ -37,8 +38,7 @@ import org.slf4j.LoggerFactory;
  *   <li>When there is one, the JVM starts the same command line, its own JVM options first, in a
  *       JVM that maps it, and ends with its exit code. The two share stdin, stdout and stderr. A
  *       SIGTERM or Ctrl-C that reaches the first is passed on to the second, whose run stops as it
- *       would by itself (exit code 143 or 130); if the first is killed, the second stops its run as
- *       on SIGTERM.
+ *       would by itself (exit code 143 or 130); if the first is killed, so is the second.
  *   <li>It stands aside for a JVM already given class-data options, one started with a debugger
  *       (two could not share its port), a run whose class path is more than the jar, a run under
  *       Flink's launchers, and {@code -Dtidemark.startupArchive=off}.
@@ -71,6 +71,9 @@ final class AutomaticStartupArchive {
           "-agentlib:jdwp",
           "-Xrunjdwp",
           "-Xdebug");
+
+  /** The exit code of a JVM that SIGKILL ended. */
+  private static final int KILLED = 137;
 
   /** How long an unfinished background run that makes the archive keeps others from starting. */
   private static final Duration MAKING_AT_MOST = Duration.ofMinutes(10);
@@ -249,18 +252,18 @@ final class AutomaticStartupArchive {
   }
 
   /**
-   * In a JVM started by {@link #runMapped}: stops the run as on SIGTERM when the JVM that started
-   * it ends without passing a signal on (it was killed).
+   * In a JVM started by {@link #runMapped}: ends it as if killed (exit code 137) when the JVM that
+   * started it ends without passing a signal on, which is when it was killed itself.
    */
-  static void stopWhenTheLauncherIsGone() {
+  static void endWhenTheLauncherIsGone() {
     String launcher = System.getProperty(LAUNCHED_BY);
     if (launcher == null) {
       return;
     }
     ProcessHandle.of(Long.parseLong(launcher))
-        .ifPresentOrElse(
-            handle -> handle.onExit().thenRun(SignalsPassedOn::stopThisRun),
-            SignalsPassedOn::stopThisRun);
+        .map(ProcessHandle::onExit)
+        .orElse(CompletableFuture.completedFuture(null))
+        .thenRun(() -> Runtime.getRuntime().halt(KILLED));
   }
 
   /** The jar this class was loaded from, or null when it was not loaded from a file. */

@@ -33,11 +33,6 @@ final class SignalsPassedOn {
                 "tidemark-stop-mapped-run"));
   }
 
-  /** Stops this JVM's run as SIGTERM stops it. */
-  static void stopThisRun() {
-    Signal.raise(new Signal("TERM"));
-  }
-
   private static void handle(String name, Runnable passOn) {
     try {
       Signal.handle(new Signal(name), signal -> passOn.run());

@@ -105,7 +105,7 @@ public final class Tidemark {
         System.exit(exitCode);
       }
     }
-    AutomaticStartupArchive.stopWhenTheLauncherIsGone();
+    AutomaticStartupArchive.endWhenTheLauncherIsGone();
     ClassPreloader.startFor(args);
     int exitCode;
     try {
