@@ -14,8 +14,9 @@ trap 'rm -rf "$work"' EXIT
 jar tf "$jar" | sed -nE 's#^(.*)\.class$#\1#p' | tr / . >"$work/in-jar.txt"
 pipelines="count metrics join sql"
 for pipeline in $pipelines; do
-  # Without preloading: the order logged is the run's own, not the list's.
-  java -Dtidemark.noPreload=true -Xlog:class+load=info:file="$work/$pipeline.log" -jar "$jar" \
+  # Without preloading: the order logged is the run's own, not the list's. Without the startup
+  # archive: every class read from the jar, in this JVM.
+  java -Dtidemark.noPreload=true -Dtidemark.startupArchive=off -Xlog:class+load=info:file="$work/$pipeline.log" -jar "$jar" \
     "$pipeline" >/dev/null 2>&1
   sed -nE "s#^\[[^]]*\]\[info\]\[class,load\] ([^ ]+) source: file:$jar\$#\1#p" "$work/$pipeline.log" \
     | awk 'NR == FNR { held[$0] = 1; next } held[$0] && !seen[$0]++' "$work/in-jar.txt" - \
