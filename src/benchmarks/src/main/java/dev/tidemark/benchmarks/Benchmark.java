@@ -2,7 +2,6 @@ package dev.tidemark.benchmarks;
 
 import dev.tidemark.pipelines.cli.ClassDataArchive;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -83,6 +82,14 @@ public final class Benchmark {
         }
       }
     }
+    if (!Set.of("none", "all", "tidemark").contains(startupArchives)) {
+      System.err.println(
+          "benchmark: --startupArchives gives every variant an archive, --startupArchives=tidemark"
+              + " only tidemark's, not '"
+              + startupArchives
+              + "'");
+      System.exit(2);
+    }
     if (memory) {
       memoryRun(directory, lines * 10, parallelism, heap);
       return;
@@ -112,7 +119,8 @@ public final class Benchmark {
           KafkaBenchmark.variants(variantNames),
           runs,
           parallelism,
-          heap);
+          heap,
+          !startupArchives.equals("none"));
       return;
     }
     if (!source.equals("file")) {
@@ -192,15 +200,13 @@ public final class Benchmark {
       int parallelism,
       String heap)
       throws IOException, InterruptedException {
-    System.err.printf("benchmark: writing a class-data archive for %s%n", variant.label());
     String name = "startup-" + variant.name().toLowerCase(Locale.ROOT);
+    if (variant.isTidemarks()) {
+      return TidemarkArchive.jvmOptions(classPath, directory, name);
+    }
+    System.err.printf("benchmark: writing a class-data archive for %s%n", variant.label());
     Path classList = directory.resolve(name + ".classes");
     Path archive = directory.resolve(name + ".jsa");
-    if (variant.isTidemarks()) {
-      Files.write(classList, ClassDataArchive.classListOfTheJar());
-      ClassDataArchive.write(classList, archive, classPath);
-      return ClassDataArchive.requiring(archive);
-    }
     Result training =
         runInChildJvm(
             variant,

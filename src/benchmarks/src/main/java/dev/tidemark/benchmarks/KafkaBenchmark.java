@@ -23,8 +23,9 @@ import java.util.Set;
  * earliest offset with a consumer group of its own. Before each such run, the same variant reads a
  * second topic of {@link #STARTUP_RECORDS} records the same way: its time is the variant's fixed
  * cost (building and translating the job, starting embedded Flink, the first records through a cold
- * JVM), and the rest of the long run's time gives its rate once running. Prints the table of {@link
- * LiveTable}.
+ * JVM), and the rest of the long run's time gives its rate once running. With {@code
+ * --startupArchives=tidemark} (or {@code --startupArchives}), tidemark's variants map the archive
+ * the jar makes of itself ({@link TidemarkArchive}). Prints the table of {@link LiveTable}.
  */
 final class KafkaBenchmark {
 
@@ -40,7 +41,8 @@ final class KafkaBenchmark {
       Set<LiveVariant> variants,
       int runs,
       int parallelism,
-      String heap)
+      String heap,
+      boolean tidemarkArchives)
       throws Exception {
     try (LoopbackBroker broker = LoopbackBroker.start()) {
       System.err.printf("benchmark: filling a topic with %s%n", input);
@@ -55,7 +57,13 @@ final class KafkaBenchmark {
           topic.completeUpTo());
       Map<LiveVariant, ChildJvm> children = new EnumMap<>(LiveVariant.class);
       for (LiveVariant variant : variants) {
-        children.put(variant, new ChildJvm(variant.classPath(directory), List.of(), heap));
+        String classPath = variant.classPath(directory);
+        List<String> jvmOptions =
+            tidemarkArchives && variant != LiveVariant.NATIVE_FLINK
+                ? TidemarkArchive.jvmOptions(
+                    classPath, directory, "startup-live-" + variant.option())
+                : List.of();
+        children.put(variant, new ChildJvm(classPath, jvmOptions, heap));
       }
       Map<LiveVariant, List<Result>> results = new EnumMap<>(LiveVariant.class);
       Map<LiveVariant, List<Result>> startups = new EnumMap<>(LiveVariant.class);
