@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -167,16 +168,19 @@ public final class ExplainRecording {
   }
 
   /**
-   * For {@code count} and {@code metrics} with {@code --report}: writes the recording's timeline
-   * before the job runs; the job's results are the ones it shows ({@code
-   * ExplainAgreesWithCountTest}).
+   * For {@code count}, {@code metrics} and {@code sql} with {@code --report}: writes the
+   * recording's timeline before the job runs; the job's results are the ones it shows ({@code
+   * ExplainAgreesWithCountTest}). The settings are made only then: for {@code sql} they plan the
+   * query, which takes a second.
    *
    * @throws ConfigurationException if the source is live
    */
-  static void writeReportIfAsked(SourceOptions options, PerWindowCounts.Settings settings) {
+  static void writeReportIfAsked(
+      SourceOptions options, Supplier<PerWindowCounts.Settings> settingsOfTheRun) {
     if (options.getReport() == null) {
       return;
     }
+    PerWindowCounts.Settings settings = settingsOfTheRun.get();
     if (settings.source().replay(settings.format(), settings.eventTime()).isEmpty()) {
       throw new ConfigurationException(
           "--report: only for a recording (file:PATH, sample: or generator:); '"

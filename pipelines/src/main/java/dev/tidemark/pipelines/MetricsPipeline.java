@@ -68,7 +68,7 @@ public final class MetricsPipeline {
    * the command line calls it before the run, never while the pipeline is built.
    */
   public static void writeReportIfAsked(Options options) {
-    ExplainRecording.writeReportIfAsked(options, settings(options));
+    ExplainRecording.writeReportIfAsked(options, () -> settings(options));
   }
 
   /** The options as typed values, each parsed once. */

@@ -114,6 +114,17 @@ class SqlPipelineTest {
     assertThat(sql.records("deadLetter").size(), equalTo(120));
   }
 
+  @Test
+  void aRunWithoutAReportDoesNotPlanItsQueryForOne() {
+    SqlPipeline.Options options = PipelineOptionsFactory.as(SqlPipeline.Options.class);
+    // A run's settings plan its query, about a second; the build plans it for the run.
+    ExplainRecording.writeReportIfAsked(
+        options,
+        () -> {
+          throw new AssertionError("settings made for a report nobody asked for");
+        });
+  }
+
   /**
    * {@code explain --query} predicts what {@code sql} does with the same arguments, and {@code
    * sql}'s defaults: each group's final pane in each window holds as many records as the row
