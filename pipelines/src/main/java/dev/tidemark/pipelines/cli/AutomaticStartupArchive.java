@@ -72,6 +72,11 @@ final class AutomaticStartupArchive {
           "-Xrunjdwp",
           "-Xdebug");
 
+  /** How every automatic archive's name begins: {@code startup-archive} deletes the older ones. */
+  static final String ARCHIVE_PREFIX = "tidemark-startup-";
+
+  static final String ARCHIVE_SUFFIX = ".jsa";
+
   /** The exit code of a JVM that SIGKILL ended. */
   private static final int KILLED = 137;
 
@@ -114,6 +119,7 @@ final class AutomaticStartupArchive {
   /** The archive of this JVM's run of {@code args}, if it uses or makes one. */
   static Optional<AutomaticStartupArchive> forThisRun(String[] args) {
     if (args.length == 0 || !COMMANDS.contains(args[0])) {
+      // Before asking for the JVM's arguments: --help need not load the management classes.
       return Optional.empty();
     }
     return forRun(
@@ -147,19 +153,15 @@ final class AutomaticStartupArchive {
         ARCHIVE_PREFIX + Long.toHexString(identity.getValue()) + ARCHIVE_SUFFIX);
   }
 
-  /** How every automatic archive's name begins: {@code startup-archive} deletes the older ones. */
-  static final String ARCHIVE_PREFIX = "tidemark-startup-";
-
-  static final String ARCHIVE_SUFFIX = ".jsa";
-
   /** Whether the archive is there to be used. */
   boolean exists() {
     return Files.isRegularFile(archive);
   }
 
   /**
-   * Runs {@code args} in a JVM that maps the archive, with this JVM's {@code jvmArguments}, passes
-   * SIGTERM and Ctrl-C on to it, and returns its exit code.
+   * Runs {@code args} in a JVM that maps the archive, started with this JVM's own options, passes
+   * SIGTERM and Ctrl-C on to it, and returns its exit code; -1 if it could not be started, when the
+   * run goes on in this JVM.
    */
   int runMapped(String[] args) {
     List<String> command = new ArrayList<>();
