@@ -220,7 +220,7 @@ final class AutomaticStartupArchive {
       making.getOutputStream().close();
       LOG.info(
           "making a startup archive of the jar in the background, once: {} (later runs start"
-              + " about 1 s sooner with it; -D{}=off turns this off)",
+              + " 1 to 2 s sooner with it; -D{}=off turns this off)",
           archive,
           SWITCH);
     } catch (IOException e) {
