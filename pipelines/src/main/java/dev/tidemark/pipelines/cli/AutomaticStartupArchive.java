@@ -86,9 +86,13 @@ final class AutomaticStartupArchive {
   private final Path jar;
   private final Path archive;
 
-  private AutomaticStartupArchive(Path jar, Path archive) {
+  /** This JVM's own options, which the JVM that maps the archive is started with too. */
+  private final List<String> jvmArguments;
+
+  private AutomaticStartupArchive(Path jar, Path archive, List<String> jvmArguments) {
     this.jar = jar;
     this.archive = archive;
+    this.jvmArguments = List.copyOf(jvmArguments);
   }
 
   /**
@@ -113,7 +117,7 @@ final class AutomaticStartupArchive {
     if (!classPath.endsWith(".jar") || !jar.equals(runningJar) || !Files.isRegularFile(jar)) {
       return Optional.empty();
     }
-    return Optional.of(new AutomaticStartupArchive(jar, of(jar)));
+    return Optional.of(new AutomaticStartupArchive(jar, of(jar), jvmArguments));
   }
 
   /** The archive of this JVM's run of {@code args}, if it uses or makes one. */
@@ -166,7 +170,7 @@ final class AutomaticStartupArchive {
   int runMapped(String[] args) {
     List<String> command = new ArrayList<>();
     command.add(ClassDataArchive.javaExecutable());
-    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.addAll(jvmArguments);
     command.add("-XX:SharedArchiveFile=" + archive);
     command.add("-Xshare:auto");
     command.add("-D" + LAUNCHED_BY + "=" + ProcessHandle.current().pid());

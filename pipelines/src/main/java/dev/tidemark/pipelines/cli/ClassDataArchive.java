@@ -50,13 +50,10 @@ public final class ClassDataArchive {
    * @throws UncheckedIOException if the list or the archive cannot be written
    */
   public static void writeForJar(Path jar, Path archive) {
-    Path classList = null;
     Path written =
         archive.resolveSibling(archive.getFileName() + ".part" + ProcessHandle.current().pid());
     try {
-      classList = Files.createTempFile("tidemark-", ".classes");
-      Files.write(classList, classListOfTheJar());
-      write(classList, written, jar.toString());
+      writeOfTheJarsClasses(written, jar.toString());
       java(
           "checking the archive",
           "-Xshare:on",
@@ -70,8 +67,24 @@ public final class ClassDataArchive {
     } catch (IOException e) {
       throw new UncheckedIOException("writing " + archive, e);
     } finally {
-      deleteQuietly(classList);
       deleteQuietly(written);
+    }
+  }
+
+  /**
+   * Writes {@code archive} of the classes the jar's runs load ({@link #classListOfTheJar}), for
+   * runs on {@code classPath}, which begins with the jar.
+   *
+   * @throws IllegalStateException if the JVM that writes it fails
+   * @throws IOException if the list of classes cannot be written
+   */
+  public static void writeOfTheJarsClasses(Path archive, String classPath) throws IOException {
+    Path classList = Files.createTempFile("tidemark-", ".classes");
+    try {
+      Files.write(classList, classListOfTheJar());
+      write(classList, archive, classPath);
+    } finally {
+      deleteQuietly(classList);
     }
   }
 
@@ -79,7 +92,7 @@ public final class ClassDataArchive {
    * The classes an archive of the jar holds, as {@code -Xshare:dump} reads them: the JDK's default
    * class list, then the classes of the jar that {@link ClassPreloader} lists.
    */
-  public static List<String> classListOfTheJar() throws IOException {
+  static List<String> classListOfTheJar() throws IOException {
     List<String> classes = new ArrayList<>();
     Path jdkList = Path.of(System.getProperty("java.home"), "lib", "classlist");
     if (Files.isRegularFile(jdkList)) {

@@ -21,9 +21,9 @@ import java.util.Set;
  * }</pre>
  *
  * <p>With {@code --startupArchives=tidemark}, tidemark's variants run with the class-data archive
- * that the jar makes of itself after a first run ({@link ClassDataArchive#classListOfTheJar}), on
- * the variant's class path: as a user's every later run of the jar starts (but for the 0.2 s of the
- * JVM that starts the one that maps it, which is not in the run's time here). With {@code
+ * that the jar makes of itself after a first run ({@link ClassDataArchive#writeOfTheJarsClasses}),
+ * on the variant's class path: as a user's every later run of the jar starts (but for the 0.2 s of
+ * the JVM that starts the one that maps it, which is not in the run's time here). With {@code
  * --startupArchives}, every variant runs with one: the others' of the classes a short run of theirs
  * loads.
  *

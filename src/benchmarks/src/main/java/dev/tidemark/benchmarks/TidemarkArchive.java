@@ -2,14 +2,13 @@ package dev.tidemark.benchmarks;
 
 import dev.tidemark.pipelines.cli.ClassDataArchive;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * The class-data archive that {@code java -jar tidemark.jar} makes of itself after a first run (the
- * same classes: {@link ClassDataArchive#classListOfTheJar}), written for the class path of one of
- * the benchmark's tidemark variants, whose JVMs run the jar beside the benchmark's own classes.
+ * same classes: {@link ClassDataArchive#writeOfTheJarsClasses}), written for the class path of one
+ * of the benchmark's tidemark variants, whose JVMs run the jar beside the benchmark's own classes.
  */
 final class TidemarkArchive {
 
@@ -18,10 +17,8 @@ final class TidemarkArchive {
   /** Writes it as {@code name}.jsa in {@code directory}; the JVM options of a run that maps it. */
   static List<String> jvmOptions(String classPath, Path directory, String name) throws IOException {
     System.err.printf("benchmark: writing the jar's class-data archive for %s%n", name);
-    Path classList = directory.resolve(name + ".classes");
     Path archive = directory.resolve(name + ".jsa");
-    Files.write(classList, ClassDataArchive.classListOfTheJar());
-    ClassDataArchive.write(classList, archive, classPath);
+    ClassDataArchive.writeOfTheJarsClasses(archive, classPath);
     return ClassDataArchive.requiring(archive);
   }
 }
