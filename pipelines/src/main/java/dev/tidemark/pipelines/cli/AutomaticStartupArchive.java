@@ -2,8 +2,6 @@ package dev.tidemark.pipelines.cli;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.zip.CRC32;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,7 +127,7 @@ final class AutomaticStartupArchive {
         args,
         ManagementFactory.getRuntimeMXBean().getInputArguments(),
         System.getProperty("java.class.path"),
-        runningJar(),
+        RunningJar.path(),
         System.getProperty(SWITCH));
   }
 
@@ -139,22 +136,7 @@ final class AutomaticStartupArchive {
    * this JVM's Java.
    */
   static Path of(Path jar) {
-    CRC32 identity = new CRC32();
-    try {
-      String of =
-          Files.size(jar)
-              + " "
-              + Files.getLastModifiedTime(jar).toMillis()
-              + " "
-              + System.getProperty("java.home")
-              + " "
-              + System.getProperty("java.vm.version");
-      identity.update(of.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      identity.update(jar.toString().getBytes(StandardCharsets.UTF_8));
-    }
-    return jar.resolveSibling(
-        ARCHIVE_PREFIX + Long.toHexString(identity.getValue()) + ARCHIVE_SUFFIX);
+    return jar.resolveSibling(ARCHIVE_PREFIX + RunningJar.identity(jar) + ARCHIVE_SUFFIX);
   }
 
   /** Whether the archive is there to be used. */
@@ -270,21 +252,5 @@ final class AutomaticStartupArchive {
         .map(ProcessHandle::onExit)
         .orElse(CompletableFuture.completedFuture(null))
         .thenRun(() -> Runtime.getRuntime().halt(KILLED));
-  }
-
-  /** The jar this class was loaded from, or null when it was not loaded from a file. */
-  static @Nullable Path runningJar() {
-    try {
-      Path location =
-          Path.of(
-              AutomaticStartupArchive.class
-                  .getProtectionDomain()
-                  .getCodeSource()
-                  .getLocation()
-                  .toURI());
-      return Files.isRegularFile(location) ? location.toAbsolutePath().normalize() : null;
-    } catch (URISyntaxException | RuntimeException e) {
-      return null;
-    }
   }
 }

@@ -37,7 +37,7 @@ public final class StartupArchive {
 
   /** Writes the archive, says how it is used; returns the exit code. */
   static int run(Options options, PrintStream out, PrintStream err) {
-    Path jar = AutomaticStartupArchive.runningJar();
+    Path jar = RunningJar.path();
     if (jar == null) {
       throw new ConfigurationException(
           "startup-archive archives the jar it runs from: java -jar tidemark.jar startup-archive");
