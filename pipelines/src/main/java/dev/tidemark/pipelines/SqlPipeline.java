@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -93,7 +94,12 @@ public final class SqlPipeline {
 
   /** Builds the pipeline; the query is planned and every option checked before it is returned. */
   public static Pipeline build(Options options) {
-    Settings settings = settings(options);
+    return build(options, QueryPlans.NONE);
+  }
+
+  /** Builds the pipeline, with its query planned by {@code plans}. */
+  public static Pipeline build(Options options, QueryPlans plans) {
+    Settings settings = settings(options, plans);
     RunnerSettings.apply(options, settings.source().startsFromImpulse());
     Pipeline pipeline = Pipeline.create(options);
     WindowedQuery query = settings.format().query();
@@ -118,12 +124,17 @@ public final class SqlPipeline {
    * page ({@link ExplainRecording}); the command line calls it before the run.
    */
   public static void writeReportIfAsked(Options options) {
-    ExplainRecording.writeReportIfAsked(options, () -> settings(options).asCounts());
+    ExplainRecording.writeReportIfAsked(
+        options, () -> settings(options, QueryPlans.NONE).asCounts());
   }
 
   /** The options as typed values, the query planned. */
   static Settings settings(Options options) {
-    WindowedQuery query = query(options);
+    return settings(options, QueryPlans.NONE);
+  }
+
+  private static Settings settings(Options options, QueryPlans plans) {
+    WindowedQuery query = query(options, plans);
     EventTimeSettings eventTime =
         EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
             .withPartitionField(options.getPartitionField());
@@ -135,7 +146,25 @@ public final class SqlPipeline {
         OutputSinks.from(options));
   }
 
-  private static WindowedQuery query(Options options) {
+  /**
+   * The query planned by {@code plans}, from all it is planned from: the query's text, the table's
+   * name, schema and event time, and the time zone.
+   */
+  private static WindowedQuery query(Options options, QueryPlans plans) {
+    String text = queryText(options.getQuery());
+    ZoneId zone = TimeZoneOptions.zoneOf(options);
+    String inputs =
+        String.join(
+            "\n",
+            "table " + options.getTable(),
+            "schema " + options.getSchema(),
+            "eventTime " + options.getEventTime(),
+            "timeZone " + zone.getId(),
+            "query " + text);
+    return plans.plan(inputs, () -> planNow(options, zone, text));
+  }
+
+  private static WindowedQuery planNow(Options options, ZoneId zone, String text) {
     SqlTable table;
     try {
       table = SqlTable.of(options.getTable(), options.getSchema(), options.getEventTime());
@@ -144,8 +173,7 @@ public final class SqlPipeline {
       throw new ConfigurationException(option + ": " + e.getMessage() + didYouMean(e));
     }
     try {
-      return WindowedQuery.plan(
-          table.withTimeZone(TimeZoneOptions.zoneOf(options)), queryText(options.getQuery()));
+      return WindowedQuery.plan(table.withTimeZone(zone), text);
     } catch (InvalidQueryException e) {
       throw new ConfigurationException("--query: " + e.getMessage() + didYouMean(e));
     }

@@ -7,6 +7,9 @@ import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.transforms.replay.ReplayTimeline;
+import dev.tidemark.transforms.sql.InvalidQueryException;
+import dev.tidemark.transforms.sql.SqlTable;
+import dev.tidemark.transforms.sql.WindowedQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,6 +126,49 @@ class SqlPipelineTest {
         () -> {
           throw new AssertionError("settings made for a report nobody asked for");
         });
+  }
+
+  /**
+   * A query's plan is saved and read back under what it is made from: each of the query, the
+   * table's name, schema and event time, and the time zone changes that, and nothing else does.
+   */
+  @Test
+  void aQuerysPlanIsKnownByEverythingItIsMadeFrom() throws InvalidQueryException {
+    String given = inputsOfThePlan();
+    assertThat(inputsOfThePlan("--parallelism=4", "--maxOutOfOrderness=5s"), equalTo(given));
+    for (String other :
+        List.of(
+            "--query=" + SqlPipeline.S5_QUERY.replace("count(op)", "count(*)"),
+            "--table=stats",
+            "--schema=t BIGINT, sent BIGINT, i VARCHAR, op VARCHAR, st VARCHAR",
+            "--eventTime=sent",
+            "--timeZone=Asia/Shanghai")) {
+      assertThat(other, inputsOfThePlan(other), not(equalTo(given)));
+    }
+  }
+
+  /** What {@code sql}'s query is planned from, given the sample's options and {@code more}. */
+  private static String inputsOfThePlan(String... more) throws InvalidQueryException {
+    WindowedQuery s5 =
+        WindowedQuery.plan(
+            SqlTable.of("_source_table", "t BIGINT, i VARCHAR, op VARCHAR", "t"),
+            SqlPipeline.S5_QUERY);
+    Map<String, String> args = new TreeMap<>();
+    args.put("--schema", "--schema=t BIGINT, sent BIGINT, i VARCHAR, op VARCHAR");
+    for (String option : more) {
+      args.put(option.substring(0, option.indexOf('=')), option);
+    }
+    SqlPipeline.Options options =
+        PipelineOptionsFactory.fromArgs(args.values().toArray(String[]::new))
+            .as(SqlPipeline.Options.class);
+    List<String> inputs = new ArrayList<>();
+    SqlPipeline.build(
+        options,
+        (planned, planner) -> {
+          inputs.add(planned);
+          return s5;
+        });
+    return String.join("", inputs);
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.tidemark.pipelines.CountPipeline;
 import dev.tidemark.pipelines.ExplainRecording;
 import dev.tidemark.pipelines.JoinPipeline;
 import dev.tidemark.pipelines.MetricsPipeline;
+import dev.tidemark.pipelines.QueryPlans;
 import dev.tidemark.pipelines.SqlPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.TidemarkOptions;
@@ -57,7 +58,7 @@ public final class Tidemark {
           Command.pipeline(JoinPipeline.Options.class, JoinPipeline::build, options -> {}),
           "sql",
           Command.pipeline(
-              SqlPipeline.Options.class, SqlPipeline::build, SqlPipeline::writeReportIfAsked),
+              SqlPipeline.Options.class, Tidemark::buildSql, SqlPipeline::writeReportIfAsked),
           "explain",
           Command.other(
               ExplainRecording.Options.class,
@@ -88,6 +89,18 @@ public final class Tidemark {
       options.put(name, PIPELINES.get(name).options);
     }
     return options;
+  }
+
+  /**
+   * {@code sql}'s pipeline, its query's plan read from the plans saved beside the jar when an
+   * earlier run saved it ({@link SavedQueryPlans}), and saved there once built when not.
+   */
+  private static Pipeline buildSql(SqlPipeline.Options options) {
+    Optional<SavedQueryPlans> saved = SavedQueryPlans.forThisJar();
+    Pipeline pipeline =
+        SqlPipeline.build(options, saved.<QueryPlans>map(plans -> plans).orElse(QueryPlans.NONE));
+    saved.ifPresent(SavedQueryPlans::save);
+    return pipeline;
   }
 
   /** Exit code for a run that failed: the job failed, or could not be submitted. */

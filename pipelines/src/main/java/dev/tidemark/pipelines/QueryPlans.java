@@ -1,0 +1,24 @@
+package dev.tidemark.pipelines;
+
+import dev.tidemark.transforms.sql.WindowedQuery;
+import java.util.function.Supplier;
+
+/**
+ * Where {@code sql} gets its planned query: planned now, or as an earlier run planned the same
+ * query over the same table. Planning takes Beam SQL's environment and Calcite's planner, a second
+ * or more of a run's start; a plan read back takes a tenth of that.
+ */
+@FunctionalInterface
+public interface QueryPlans {
+
+  /** Plans every query now: what construction does unless the command line gives it saved plans. */
+  QueryPlans NONE = (inputs, planner) -> planner.get();
+
+  /**
+   * The query that {@code planner} plans, or the same query planned before: {@code inputs} holds
+   * everything its plan is made from (the query's text, the table, the time zone), so two calls
+   * with equal inputs have equal plans. {@code planner} throws what it would for a query that does
+   * not plan, and a query that does not plan is never saved.
+   */
+  WindowedQuery plan(String inputs, Supplier<WindowedQuery> planner);
+}
