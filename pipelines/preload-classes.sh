@@ -13,6 +13,8 @@ trap 'rm -rf "$work"' EXIT
 # jar as its source, but a later run cannot load it from there.
 jar tf "$jar" | sed -nE 's#^(.*)\.class$#\1#p' | tr / . >"$work/in-jar.txt"
 pipelines="count metrics join sql"
+# sql plans its query, as a first run does, rather than read the plan an earlier run saved.
+rm -rf target/tidemark-plans-*
 for pipeline in $pipelines; do
   # Without preloading: the order logged is the run's own, not the list's. Without the startup
   # archive: every class read from the jar, in this JVM.
