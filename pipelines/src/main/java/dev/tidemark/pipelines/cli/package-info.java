@@ -1,6 +1,7 @@
 /**
  * The command line: {@link dev.tidemark.pipelines.cli.Tidemark} (the jar's entry point), {@code
- * --help}, one-line errors for bad options, and {@code startup-archive}. Depends on the pipelines,
- * their options and {@code runner}; nothing depends on it.
+ * --help}, one-line errors for bad options, {@code startup-archive}, and what the jar keeps beside
+ * itself (the startup archive, {@code sql}'s saved plans). Depends on the pipelines, their options,
+ * {@code runner} and the planned queries of {@code transforms.sql}; nothing depends on it.
  */
 package dev.tidemark.pipelines.cli;
