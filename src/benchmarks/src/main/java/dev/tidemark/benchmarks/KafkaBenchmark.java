@@ -59,7 +59,7 @@ final class KafkaBenchmark {
       for (LiveVariant variant : variants) {
         String classPath = variant.classPath(directory);
         List<String> jvmOptions =
-            tidemarkArchives && variant != LiveVariant.NATIVE_FLINK
+            tidemarkArchives && variant.isTidemarks()
                 ? TidemarkArchive.jvmOptions(
                     classPath, directory, "startup-live-" + variant.option())
                 : List.of();
@@ -91,13 +91,13 @@ final class KafkaBenchmark {
     }
   }
 
-  /** The variants named in {@code --variants=tidemark,sql,native}; all three when null. */
+  /** The variants named in {@code --variants=tidemark,sql,native,flinksql}; all when null. */
   static Set<LiveVariant> variants(String names) {
     return VariantNames.parse(
         LiveVariant.class,
         LiveVariant::option,
         names,
-        "--source=kafka compares tidemark, sql and native");
+        "--source=kafka compares tidemark, sql, native and flinksql");
   }
 
   private static Result runInChildJvm(

@@ -11,9 +11,10 @@ import java.util.function.ToDoubleFunction;
  * The Kafka benchmark's printed table: per variant, the seconds until its results were exact (min,
  * median, max of the valid runs), the records per second that makes, the CPU seconds its JVM used
  * per million records, its fixed cost (the median time of its runs on the short topic) and its rate
- * once running ({@link Table#onceRunning}); then tidemark's ratio to the hand-written job by
- * medians, over the whole run and once running, from how many records it is as fast over the whole
- * run ({@link BreakEven}), and its ratio in each round ({@link Table#pairedRatios}).
+ * once running ({@link Table#onceRunning}); then tidemark's ratio to the hand-written job (and
+ * {@code sql}'s to Flink SQL) by medians, over the whole run and once running, from how many
+ * records it is as fast over the whole run ({@link BreakEven}), and its ratio in each round ({@link
+ * Table#pairedRatios}).
  */
 final class LiveTable {
 
@@ -55,29 +56,42 @@ final class LiveTable {
               Table.fixedCostMillis(startups.get(entry.getKey())) / 1000,
               Table.onceRunning(entry.getValue(), startups.get(entry.getKey()))));
     }
-    List<Result> tidemark = results.get(LiveVariant.TIDEMARK);
-    List<Result> other = results.get(LiveVariant.NATIVE_FLINK);
-    if (tidemark != null && other != null) {
-      List<Double> paired = Table.pairedRatios(tidemark, other);
-      double tidemarkFixed = Table.fixedCostMillis(startups.get(LiveVariant.TIDEMARK));
-      double tidemarkRunning = Table.onceRunning(tidemark, startups.get(LiveVariant.TIDEMARK));
-      double otherFixed = Table.fixedCostMillis(startups.get(LiveVariant.NATIVE_FLINK));
-      double otherRunning = Table.onceRunning(other, startups.get(LiveVariant.NATIVE_FLINK));
+    compare(table, results, startups, LiveVariant.TIDEMARK, LiveVariant.NATIVE_FLINK);
+    compare(table, results, startups, LiveVariant.TIDEMARK_SQL, LiveVariant.FLINK_SQL);
+    return table.append(String.format("%n")).toString();
+  }
+
+  /** {@code one}'s ratio to {@code other}, when both ran: by medians, and in each round. */
+  private static void compare(
+      StringBuilder table,
+      Map<LiveVariant, List<Result>> results,
+      Map<LiveVariant, List<Result>> startups,
+      LiveVariant one,
+      LiveVariant another) {
+    List<Result> ones = results.get(one);
+    List<Result> others = results.get(another);
+    if (ones != null && others != null) {
+      List<Double> paired = Table.pairedRatios(ones, others);
+      double oneFixed = Table.fixedCostMillis(startups.get(one));
+      double oneRunning = Table.onceRunning(ones, startups.get(one));
+      double anotherFixed = Table.fixedCostMillis(startups.get(another));
+      double anotherRunning = Table.onceRunning(others, startups.get(another));
       table.append(
           String.format(
               Locale.ROOT,
-              "%ntidemark / %s (medians): %.2fx the speed, %.2fx the CPU per record;"
+              "%n%s / %s (medians): %.2fx the speed, %.2fx the CPU per record;"
                   + " %.2fx once running, after a fixed cost of %.1f s against %.1f s;"
                   + " as fast over the whole run %s",
-              LiveVariant.NATIVE_FLINK.label(),
-              Table.median(valid(tidemark, Result::eventsPerSecond))
-                  / Table.median(valid(other, Result::eventsPerSecond)),
-              Table.median(valid(tidemark, Result::cpuSecondsPerMillion))
-                  / Table.median(valid(other, Result::cpuSecondsPerMillion)),
-              tidemarkRunning / otherRunning,
-              tidemarkFixed / 1000,
-              otherFixed / 1000,
-              new BreakEven(tidemarkFixed, tidemarkRunning, otherFixed, otherRunning)
+              one.label(),
+              another.label(),
+              Table.median(valid(ones, Result::eventsPerSecond))
+                  / Table.median(valid(others, Result::eventsPerSecond)),
+              Table.median(valid(ones, Result::cpuSecondsPerMillion))
+                  / Table.median(valid(others, Result::cpuSecondsPerMillion)),
+              oneRunning / anotherRunning,
+              oneFixed / 1000,
+              anotherFixed / 1000,
+              new BreakEven(oneFixed, oneRunning, anotherFixed, anotherRunning)
                   .describe("records")));
       if (!paired.isEmpty()) {
         table.append(
@@ -89,7 +103,6 @@ final class LiveTable {
                 Table.median(paired)));
       }
     }
-    return table.append(String.format("%n")).toString();
   }
 
   private static List<Double> valid(List<Result> results, ToDoubleFunction<Result> value) {

@@ -22,6 +22,12 @@ enum LiveVariant {
     Result run(S5Topic topic, int parallelism) throws Exception {
       return NativeFlinkKafkaMetrics.run(topic, parallelism);
     }
+  },
+  FLINK_SQL("flinksql", "Flink SQL, S5's query text, KafkaSource") {
+    @Override
+    Result run(S5Topic topic, int parallelism) throws Exception {
+      return FlinkSqlKafkaMetrics.run(topic, parallelism);
+    }
   };
 
   private final String option;
@@ -30,6 +36,13 @@ enum LiveVariant {
   LiveVariant(String option, String label) {
     this.option = option;
     this.label = label;
+  }
+
+  /**
+   * Whether it runs tidemark's jar, and so maps tidemark's archive with {@code --startupArchives}.
+   */
+  boolean isTidemarks() {
+    return this == TIDEMARK || this == TIDEMARK_SQL;
   }
 
   /** Its name in {@code --variants}. */
@@ -46,9 +59,7 @@ enum LiveVariant {
    * tidemark, the benchmark's for the hand-written Flink job.
    */
   String classPath(Path directory) throws IOException {
-    return this == NATIVE_FLINK
-        ? ChildClassPath.ofBenchmark()
-        : ChildClassPath.ofTidemark(directory);
+    return isTidemarks() ? ChildClassPath.ofTidemark(directory) : ChildClassPath.ofBenchmark();
   }
 
   /**

@@ -28,17 +28,9 @@ final class NativeFlinkKafkaMetrics {
     NativeFlinkMetrics.resetCounted();
     long start = System.nanoTime();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism);
-    KafkaSource<Stat> source =
-        KafkaSource.<Stat>builder()
-            .setBootstrapServers(topic.bootstrapServers())
-            .setTopics(topic.topic())
-            .setGroupId("native-flink-" + UUID.randomUUID())
-            .setStartingOffsets(OffsetsInitializer.earliest())
-            .setDeserializer(KafkaRecordDeserializationSchema.valueOnly(new StatSchema()))
-            .build();
     DataStream<Stat> stats =
         env.fromSource(
-            source,
+            source(topic),
             NativeFlinkMetrics.boundedOutOfOrderness().withIdleness(Duration.ofSeconds(3)),
             "kafka");
     NativeFlinkMetrics.countPerWindow(stats, topic.completeUpTo());
@@ -51,6 +43,17 @@ final class NativeFlinkKafkaMetrics {
         Result.now(topic.inCompleteWindows(), (System.nanoTime() - start) / 1_000_000, counted);
     job.cancel();
     return result;
+  }
+
+  /** The topic's records from its earliest offsets, each value parsed into a {@link Stat}. */
+  static KafkaSource<Stat> source(S5Topic topic) {
+    return KafkaSource.<Stat>builder()
+        .setBootstrapServers(topic.bootstrapServers())
+        .setTopics(topic.topic())
+        .setGroupId("native-flink-" + UUID.randomUUID())
+        .setStartingOffsets(OffsetsInitializer.earliest())
+        .setDeserializer(KafkaRecordDeserializationSchema.valueOnly(new StatSchema()))
+        .build();
   }
 
   /** A value as a {@link Stat}: the one parse of each record. */
