@@ -21,15 +21,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The class-data archive that {@code java -jar tidemark.jar} makes and uses by itself, on a copy of
- * the shaded jar in a directory of its own: the first run prints what the README shows and starts
- * making the archive in the background; the next run maps it in a second JVM and prints the same;
- * SIGTERM to the JVM a user started stops the run in the second one as it stops a run by itself,
- * and a second JVM whose launcher is killed ends too.
+ * What {@code java -jar tidemark.jar} keeps beside itself, on a copy of the shaded jar in a
+ * directory of its own. The class-data archive it makes and uses by itself: the first run prints
+ * what the README shows and starts making the archive in the background; the next run maps it in a
+ * second JVM and prints the same; SIGTERM to the JVM a user started stops the run in the second one
+ * as it stops a run by itself, and a second JVM whose launcher is killed ends too. And {@code
+ * sql}'s saved plans: those two signalled runs are {@code sql}'s, the first plans its query with
+ * Beam SQL and saves the plan, the second reads it and never loads Beam SQL's planner.
  */
 class AutomaticStartupArchiveIT {
 
   private static final Path README = Path.of("..", "README.md");
+
+  /**
+   * A class that only Beam SQL's planner running makes: a lambda of its environment's builder.
+   * Loading its classes is not planning: the class preloader loads them ahead of every {@code sql}.
+   */
+  private static final String PLANNER =
+      " org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv$BeamSqlEnvBuilder$$Lambda$";
+
+  /** A class a run loads once its job reads the socket, after it has built the job. */
+  private static final String SOCKET_READER = " dev.tidemark.transforms.io.ReadSocketLinesFn ";
 
   /** The summary of a run stopped by a signal. */
   private static final String STOPPED =
@@ -39,7 +51,8 @@ class AutomaticStartupArchiveIT {
   @TempDir Path directory;
 
   @Test
-  void theFirstRunMakesItTheNextMapItAndSignalsReachTheirRuns() throws Exception {
+  void theFirstRunMakesItTheNextMapItAndSignalsReachTheirRunsWhichSaveAndReadAPlan()
+      throws Exception {
     Path jar =
         Files.copy(Path.of("target", "tidemark.jar").toAbsolutePath(), directory.resolve("t.jar"));
     List<String> readmeLines = lines(readmesCountExample());
@@ -61,12 +74,12 @@ class AutomaticStartupArchiveIT {
     assertThat(mapped.output, not(containsString("making a startup archive")));
     assertThat(
         "a JVM that ran count with the jar's classes from the archive",
-        loadLogsWith(" dev.tidemark.pipelines.CountPipeline source: shared objects file"),
+        loadLogsWith("loads-", " dev.tidemark.pipelines.CountPipeline source: shared objects file"),
         hasSize(1));
 
     try (LineServer server = new LineServer()) {
       Path log = directory.resolve("sigterm.log");
-      Process launcher = socketRun(jar, server, log);
+      Process launcher = socketRun(jar, server, log, "planned");
       ProcessHandle run = theRunOf(launcher, server);
       launcher.destroy();
       assertThat("ends within 1 min", launcher.waitFor(1, TimeUnit.MINUTES), equalTo(true));
@@ -75,10 +88,12 @@ class AutomaticStartupArchiveIT {
       assertThat(output, matchesPattern(STOPPED));
       assertThat("the run's JVM ended first", run.isAlive(), equalTo(false));
     }
+    assertThat("plans saved beside the jar", plans(directory), hasSize(1));
+    assertThat("a JVM that planned", loadLogsWith("planned-", PLANNER), hasSize(1));
 
     try (LineServer server = new LineServer()) {
       Path log = directory.resolve("sigkill.log");
-      Process launcher = socketRun(jar, server, log);
+      Process launcher = socketRun(jar, server, log, "read");
       ProcessHandle run = theRunOf(launcher, server);
       launcher.destroyForcibly();
       try {
@@ -87,13 +102,19 @@ class AutomaticStartupArchiveIT {
         run.destroyForcibly();
       }
     }
+    // The run read its socket, so its log holds what it loaded as it built the job.
+    assertThat("a JVM that ran sql", loadLogsWith("read-", SOCKET_READER), hasSize(1));
+    assertThat("a JVM that planned again", loadLogsWith("read-", PLANNER), hasSize(0));
   }
 
-  private Process socketRun(Path jar, LineServer server, Path log) throws IOException {
+  /**
+   * {@code sql} on S5's records from {@code server}, each class it loads logged under {@code name}.
+   */
+  private Process socketRun(Path jar, LineServer server, Path log, String name) throws IOException {
     return TidemarkJar.runFrom(
             jar,
-            List.of(),
-            "count",
+            List.of("-Xlog:class+load=info:file=" + directory + "/" + name + "-%p.log"),
+            "sql",
             "--source=socket://127.0.0.1:" + server.port(),
             "--idleTimeout=60s")
         .redirectOutput(log.toFile())
@@ -103,16 +124,20 @@ class AutomaticStartupArchiveIT {
   /** The one JVM that {@code launcher} started, once its run has connected to {@code server}. */
   private static ProcessHandle theRunOf(Process launcher, LineServer server) throws IOException {
     server.awaitClient(2, TimeUnit.MINUTES);
-    server.send(List.of("a,1586489565000", "b,1586489566000"));
+    server.send(
+        List.of(
+            "{\"t\":1586489565000,\"i\":\"a\",\"op\":\"x\"}",
+            "{\"t\":1586489566000,\"i\":\"b\",\"op\":\"x\"}"));
     List<ProcessHandle> children = launcher.children().toList();
     assertThat("the launcher's JVMs", children, hasSize(1));
     return children.get(0);
   }
 
-  private List<Path> loadLogsWith(String text) throws IOException {
+  /** The class-load logs named {@code prefix...} that hold {@code text}. */
+  private List<Path> loadLogsWith(String prefix, String text) throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
       return files
-          .filter(file -> file.getFileName().toString().startsWith("loads-"))
+          .filter(file -> file.getFileName().toString().startsWith(prefix))
           .filter(file -> contains(file, text))
           .toList();
     }
@@ -123,6 +148,12 @@ class AutomaticStartupArchiveIT {
       return Files.readString(file, StandardCharsets.UTF_8).contains(text);
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  private static List<Path> plans(Path directory) throws IOException {
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files.filter(file -> file.toString().endsWith(".plan")).toList();
     }
   }
 
