@@ -5,8 +5,9 @@ import java.util.function.Supplier;
 
 /**
  * Where {@code sql} gets its planned query: planned now, or as an earlier run planned the same
- * query over the same table. Planning takes Beam SQL's environment and Calcite's planner, a second
- * or more of a run's start; a plan read back takes a tenth of that.
+ * query over the same table. Planning builds Beam SQL's environment and runs Calcite's validator
+ * and planner, most of what {@code sql}'s start costs more than {@code metrics}'; a plan read back
+ * needs neither.
  */
 @FunctionalInterface
 public interface QueryPlans {

@@ -27,8 +27,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The plans of {@code sql}'s queries, saved beside the jar, so that a later run of the same query
- * over the same table reads its plan rather than planning it again: about a tenth of a second
- * rather than a second or more of Beam SQL's environment and Calcite's planner.
+ * over the same table reads its plan rather than planning it again, without Beam SQL's environment
+ * and Calcite's planner ({@link QueryPlans}).
  *
  * <p>How it goes:
  *
