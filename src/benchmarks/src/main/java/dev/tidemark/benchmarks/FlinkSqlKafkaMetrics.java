@@ -10,7 +10,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 import org.apache.flink.table.api.DataTypes;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
 
@@ -35,25 +34,19 @@ final class FlinkSqlKafkaMetrics {
     COUNTED.set(0);
     long start = System.nanoTime();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism);
-    StreamTableEnvironment sql = StreamTableEnvironment.create(env);
-    sql.getConfig().setLocalTimeZone(ZoneOffset.UTC);
     // The watermark of each partition, as a Kafka table's is: the source's, 2 s behind the
     // partition's newest t, idle after 3 s. A watermark made after the source, from a reader's
     // records of both its partitions, would drop records of the one read behind.
-    sql.createTemporaryView(
-        "_source_table",
-        sql.fromDataStream(
+    StreamTableEnvironment sql =
+        FlinkSqlMetrics.withSourceTable(
             env.fromSource(
                 NativeFlinkKafkaMetrics.source(topic),
                 NativeFlinkMetrics.boundedOutOfOrderness().withIdleness(Duration.ofSeconds(3)),
                 "kafka"),
-            Schema.newBuilder()
-                .column("t", DataTypes.BIGINT())
-                .column("i", DataTypes.STRING())
-                .column("op", DataTypes.STRING())
+            FlinkSqlMetrics.statColumns()
                 .columnByMetadata("rowtime", DataTypes.TIMESTAMP_LTZ(3))
                 .watermark("rowtime", "SOURCE_WATERMARK()")
-                .build()));
+                .build());
     sql.toDataStream(sql.sqlQuery(FlinkSqlMetrics.S5_QUERY))
         .addSink(new CountRows(topic.completeUpTo()));
     JobClient job = env.executeAsync("flink-sql-kafka-metrics");

@@ -1,8 +1,10 @@
 package dev.tidemark.benchmarks;
 
+import dev.tidemark.benchmarks.NativeFlinkMetrics.Stat;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 import org.apache.flink.table.api.DataTypes;
@@ -32,24 +34,37 @@ final class FlinkSqlMetrics {
     COUNTED.set(0);
     long start = System.nanoTime();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism);
-    StreamTableEnvironment sql = StreamTableEnvironment.create(env);
-    sql.getConfig().setLocalTimeZone(ZoneOffset.UTC);
-    sql.createTemporaryView(
-        "_source_table",
-        sql.fromDataStream(
+    StreamTableEnvironment sql =
+        withSourceTable(
             env.readTextFile(input.toString())
                 .setParallelism(1)
                 .map(NativeFlinkMetrics.parseStat()),
-            Schema.newBuilder()
-                .column("t", DataTypes.BIGINT())
-                .column("i", DataTypes.STRING())
-                .column("op", DataTypes.STRING())
+            statColumns()
                 .columnByExpression("rowtime", "CAST(TO_TIMESTAMP_LTZ(t, 3) AS TIMESTAMP(3))")
                 .watermark("rowtime", "rowtime - INTERVAL '2' SECOND")
-                .build()));
+                .build());
     sql.toDataStream(sql.sqlQuery(S5_QUERY)).addSink(new CountRows());
     env.execute("flink-sql-metrics");
     return Result.now(lines, (System.nanoTime() - start) / 1_000_000, COUNTED.get());
+  }
+
+  /**
+   * A table environment of {@code stats}' job, its local time zone UTC, in which {@code stats} is
+   * the table {@code _source_table} with {@code schema}.
+   */
+  static StreamTableEnvironment withSourceTable(DataStream<Stat> stats, Schema schema) {
+    StreamTableEnvironment sql = StreamTableEnvironment.create(stats.getExecutionEnvironment());
+    sql.getConfig().setLocalTimeZone(ZoneOffset.UTC);
+    sql.createTemporaryView("_source_table", sql.fromDataStream(stats, schema));
+    return sql;
+  }
+
+  /** A {@link Stat}'s columns, {@code rowtime} and the watermark still to add. */
+  static Schema.Builder statColumns() {
+    return Schema.newBuilder()
+        .column("t", DataTypes.BIGINT())
+        .column("i", DataTypes.STRING())
+        .column("op", DataTypes.STRING());
   }
 
   /** Adds up each row's {@code count_result}. */
