@@ -124,8 +124,7 @@ public final class SqlPipeline {
    * page ({@link ExplainRecording}); the command line calls it before the run.
    */
   public static void writeReportIfAsked(Options options) {
-    ExplainRecording.writeReportIfAsked(
-        options, () -> settings(options, QueryPlans.NONE).asCounts());
+    ExplainRecording.writeReportIfAsked(options, () -> settings(options).asCounts());
   }
 
   /** The options as typed values, the query planned. */

@@ -143,7 +143,7 @@ public final class SqlTable implements Serializable {
    * The columns {@code schema} declares, parsed by Beam SQL's DDL parser as the column list of its
    * {@code CREATE EXTERNAL TABLE}, with the lexical rules of Beam SQL's connections (back-quoted
    * identifiers, names kept as written). Only the parser: a whole Beam SQL environment, which its
-   * DDL statements run in, costs a run a second of start for a list of names and types.
+   * DDL statements run in, is far more than a list of names and types needs.
    */
   private static Schema declaredColumns(String schema) throws InvalidQueryException {
     BeamSqlParserImpl parser =
