@@ -69,7 +69,10 @@ public final class CountPipeline {
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
   public static Pipeline build(Options options) {
     PerWindowCounts.Settings settings = settings(options);
-    RunnerSettings.apply(options, settings.source().startsFromImpulse());
+    RunnerSettings.apply(
+        options,
+        settings.source().startsFromImpulse(),
+        settings.sinks().anyWaitsForItsServerEachBundle());
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(
         pipeline, settings, json(options.getSumField() != null), JsonLines::windowKey);

@@ -91,7 +91,9 @@ public final class JoinPipeline {
   public static Pipeline build(Options options) {
     Settings settings = settings(options);
     RunnerSettings.apply(
-        options, settings.orders().startsFromImpulse() || settings.coupons().startsFromImpulse());
+        options,
+        settings.orders().startsFromImpulse() || settings.coupons().startsFromImpulse(),
+        settings.sinks().anyWaitsForItsServerEachBundle());
     Pipeline pipeline = Pipeline.create(options);
     assemble(pipeline, settings);
     return pipeline;

@@ -56,7 +56,10 @@ public final class MetricsPipeline {
   public static Pipeline build(Options options) {
     ZoneId timeZone = TimeZoneOptions.zoneOf(options);
     PerWindowCounts.Settings settings = settings(options);
-    RunnerSettings.apply(options, settings.source().startsFromImpulse());
+    RunnerSettings.apply(
+        options,
+        settings.source().startsFromImpulse(),
+        settings.sinks().anyWaitsForItsServerEachBundle());
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(
         pipeline, settings, result -> json(result, timeZone), MetricsPipeline::windowKey);

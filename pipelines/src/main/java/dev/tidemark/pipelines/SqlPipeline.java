@@ -100,7 +100,10 @@ public final class SqlPipeline {
   /** Builds the pipeline, with its query planned by {@code plans}. */
   public static Pipeline build(Options options, QueryPlans plans) {
     Settings settings = settings(options, plans);
-    RunnerSettings.apply(options, settings.source().startsFromImpulse());
+    RunnerSettings.apply(
+        options,
+        settings.source().startsFromImpulse(),
+        settings.sinks().anyWaitsForItsServerEachBundle());
     Pipeline pipeline = Pipeline.create(options);
     WindowedQuery query = settings.format().query();
     PCollectionTuple decided =

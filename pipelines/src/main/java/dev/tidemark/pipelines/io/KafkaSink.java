@@ -69,6 +69,12 @@ final class KafkaSink implements Sink {
     };
   }
 
+  /** KafkaIO's writer flushes as each bundle ends; a transactional one commits then. */
+  @Override
+  public boolean waitsForItsServerEachBundle() {
+    return true;
+  }
+
   /** Writes lines with their record keys, exactly once or at least once. */
   private PTransform<PCollection<KV<String, String>>, PDone> writeKeyed(String output) {
     if (transactionalShards > 0) {

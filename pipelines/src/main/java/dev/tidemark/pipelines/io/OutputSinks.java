@@ -25,6 +25,13 @@ public record OutputSinks(Sink results, Sink late, Sink deadLetters) {
         SinkUri.parse("deadLetterSink", options.getDeadLetterSink(), kafka, shards));
   }
 
+  /** Whether any of the three waits for its server as each bundle ends (a Kafka sink). */
+  public boolean anyWaitsForItsServerEachBundle() {
+    return results.waitsForItsServerEachBundle()
+        || late.waitsForItsServerEachBundle()
+        || deadLetters.waitsForItsServerEachBundle();
+  }
+
   /** Whether Kafka sinks write in transactions: Flink, checkpointing in exactly-once mode. */
   private static boolean writesExactlyOnce(TidemarkOptions options) {
     return options.getRunner() == FlinkRunner.class

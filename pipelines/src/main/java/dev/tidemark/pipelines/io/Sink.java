@@ -20,4 +20,13 @@ public interface Sink extends Serializable {
    * after it.
    */
   <T> PTransform<PCollection<T>, PDone> write(String output, Lines<T> lines);
+
+  /**
+   * Whether the sink waits for its server as each bundle ends: a Kafka sink flushes its records, or
+   * commits its transaction, then. A run with such a sink bounds its bundles so that one wait
+   * serves many rows ({@code config.RunnerSettings}); the other sinks write each row as it comes.
+   */
+  default boolean waitsForItsServerEachBundle() {
+    return false;
+  }
 }

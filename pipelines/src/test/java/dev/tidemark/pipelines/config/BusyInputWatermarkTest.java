@@ -31,7 +31,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * On Flink, the watermark moves on while a source never pauses, as during the catch-up on a Kafka
@@ -44,11 +45,12 @@ import org.junit.jupiter.api.Test;
  * plants one record 150 s of event time behind the others as its 300,000th, in batch 586. The lines
  * are parsed in the step that gathers them before the shuffle, as a Kafka topic's are ({@code
  * CountPerWindow.ofBatchesParsedBy}): that step is the only one between the source and the step
- * that decides panes. With bundles of {@link RunnerSettings#MAX_BUNDLE_ELEMENTS} batches, the
- * watermark that reaches the step that decides panes is at most that many batches, plus the
- * source's own time between watermarks, behind the records: the planted record's window has closed
- * when it comes, and it is late (Flink delivers a watermark and the records sent after it in
- * order). With Beam's 1,000 it was on time in two runs of three, and no record was late.
+ * that decides panes. With the bundles {@link RunnerSettings} sets, of one batch, or of up to 100
+ * with a sink that waits for its server each bundle, the watermark that reaches the step that
+ * decides panes is at most that many batches, plus the source's own time between watermarks, behind
+ * the records: the planted record's window has closed when it comes, and it is late (Flink delivers
+ * a watermark and the records sent after it in order). With Beam's 1,000 it was on time in two runs
+ * of three, and no record was late.
  */
 class BusyInputWatermarkTest {
 
@@ -59,14 +61,16 @@ class BusyInputWatermarkTest {
 
   private static final Duration PLANTED_BEHIND = Duration.standardSeconds(150);
 
-  @Test
-  void aRecordFarBehindTheOthersIsLateWhileTheSourceNeverPauses() throws Exception {
+  @ParameterizedTest(name = "a sink that waits for its server each bundle: {0}")
+  @ValueSource(booleans = {false, true})
+  void aRecordFarBehindTheOthersIsLateWhileTheSourceNeverPauses(boolean sinkWaitsEachBundle)
+      throws Exception {
     TidemarkOptions options =
         PipelineOptionsFactory.fromArgs("--parallelism=1").as(TidemarkOptions.class);
     options.setRunner(FlinkRunner.class);
     options.setFlinkMaster("[local]");
     options.setAttachedMode(false);
-    RunnerSettings.apply(options, false);
+    RunnerSettings.apply(options, false, sinkWaitsEachBundle);
     Collected late = new Collected();
 
     Pipeline pipeline = Pipeline.create(options);

@@ -64,13 +64,14 @@ import org.apache.beam.sdk.values.TupleTag;
  * expired values before its code saw them. Its outputs are in the global window, each pane
  * timestamped when it was decided.
  *
- * <p>On the FlinkRunner, run with {@code --maxBundleSize=100} or less: Beam's Flink operators hand
- * the watermark on only between bundles, and one whose input never pauses (a source catching up on
- * a backlog) hands it on only when a bundle ends by count, every 1,000 elements by default. Windows
- * then close only that often, and stay open, with EARLY panes, until the backlog is read. Set
- * {@code --maxBundleTimeMills=100} too: once a step's input pauses, it holds its last panes and the
- * watermark until its bundle ends by time, a second by default. Put no step of your own between a
- * batching source and {@link #ofBatches()}: parse there with {@link #ofBatchesParsedBy} ({@link
+ * <p>On the FlinkRunner, run with {@code --maxBundleSize=1}: Beam's Flink operators hand the
+ * watermark on only between bundles, and one whose input never pauses (a source catching up on a
+ * backlog) hands it on only when a bundle ends by count, every 1,000 elements by default. Windows
+ * then close only that often, and stay open, with EARLY panes, until the backlog is read; and once
+ * a step's input pauses, it holds its last panes and the watermark until its bundle ends by time, a
+ * second by default. With a sink that waits for its server as each bundle ends (a Kafka writer),
+ * use {@code --maxBundleSize=100 --maxBundleTimeMills=100} instead. Put no step of your own between
+ * a batching source and {@link #ofBatches()}: parse there with {@link #ofBatchesParsedBy} ({@link
  * RecordParser} says why).
  *
  * @param <K> the key, whose coder must be deterministic

@@ -105,9 +105,10 @@ class IdleFlushRuleTest {
       String runner, SerializableFunction<Long, Instant> eventTime, Collected panes) {
     PipelineOptions options = Runners.streaming(runner, 1);
     if (options instanceof FlinkPipelineOptions flink) {
-      // What tidemark's pipelines set: a step hands its watermark on at least every 100 ms.
-      flink.setMaxBundleTimeMills(100L);
-      flink.setMaxBundleSize(100L);
+      // What tidemark's pipelines set: each element a bundle of its own, so that a step hands its
+      // watermark on at once, with Beam's bound by time.
+      flink.setMaxBundleSize(1L);
+      flink.setMaxBundleTimeMills(1_000L);
     }
     Pipeline pipeline = Pipeline.create(options);
     pipeline
