@@ -12,6 +12,7 @@ import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.JsonEventFormat;
+import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
@@ -72,7 +73,7 @@ public final class CountPipeline {
     RunnerSettings.apply(
         options,
         settings.source().startsFromImpulse(),
-        settings.sinks().anyWaitsForItsServerEachBundle());
+        FlinkBundles.of(List.of(settings.source()), settings.sinks()));
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(
         pipeline, settings, json(options.getSumField() != null), JsonLines::windowKey);

@@ -93,7 +93,7 @@ public final class JoinPipeline {
     RunnerSettings.apply(
         options,
         settings.orders().startsFromImpulse() || settings.coupons().startsFromImpulse(),
-        settings.sinks().anyWaitsForItsServerEachBundle());
+        FlinkBundles.of(List.of(settings.orders(), settings.coupons()), settings.sinks()));
     Pipeline pipeline = Pipeline.create(options);
     assemble(pipeline, settings);
     return pipeline;

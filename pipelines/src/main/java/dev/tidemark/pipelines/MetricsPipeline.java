@@ -13,6 +13,7 @@ import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.JsonEventFormat;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
@@ -59,7 +60,7 @@ public final class MetricsPipeline {
     RunnerSettings.apply(
         options,
         settings.source().startsFromImpulse(),
-        settings.sinks().anyWaitsForItsServerEachBundle());
+        FlinkBundles.of(List.of(settings.source()), settings.sinks()));
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(
         pipeline, settings, result -> json(result, timeZone), MetricsPipeline::windowKey);

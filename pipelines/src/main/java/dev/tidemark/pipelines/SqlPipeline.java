@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -103,7 +104,7 @@ public final class SqlPipeline {
     RunnerSettings.apply(
         options,
         settings.source().startsFromImpulse(),
-        settings.sinks().anyWaitsForItsServerEachBundle());
+        FlinkBundles.of(List.of(settings.source()), settings.sinks()));
     Pipeline pipeline = Pipeline.create(options);
     WindowedQuery query = settings.format().query();
     PCollectionTuple decided =

@@ -6,35 +6,48 @@ import org.apache.beam.runners.flink.FlinkRunner;
 public final class RunnerSettings {
 
   /**
-   * Elements in a bundle on Flink: one, so that each step hands on its rows and its watermark as
-   * soon as it has processed an element, never holding them until a bundle ends by time, and the
-   * watermark moves on while a step's input never pauses (a source's batches hold up to 512
-   * records).
+   * How a run's bundles are bounded on Flink. Beam's FlinkRunner hands a step's watermark on only
+   * between bundles, and a bundle holds a sink's rows until it ends; each step also checks its
+   * bundle's age on Flink's timer thread every half of the bound by time, and each check wakes the
+   * step's task.
    */
-  static final long MAX_BUNDLE_ELEMENTS = 1;
+  public enum Bundles {
+    /**
+     * One element a bundle, with Beam's 1 s bound by time: each step hands on its rows and its
+     * watermark as soon as it has processed an element, so a window's final row reaches the sink as
+     * soon as the watermark passes the window. Only a bundle that a timer starts (a window firing)
+     * ends by time, and nothing waits on that, so the bound is long and the checks are rare: in a
+     * live job, whose tasks are idle most of the time, they are what a short bound costs.
+     */
+    EACH_ELEMENT(1, 1_000),
+    /**
+     * Up to 100 elements and 100 ms: the end of a bundle costs Beam's runner a pass over the task's
+     * metrics, and a Kafka sink a flush or a commit, so a replay of a recording, whose steps pass
+     * many elements a second and whose rows come as its windows expire, and a run with a sink that
+     * waits for its server as each bundle ends, share it among many elements. The watermark still
+     * moves on at least every 100 elements while a step's input never pauses; once it pauses, a
+     * step holds its last rows and the watermark until its bundle ends by time.
+     */
+    SHARED(100, 100);
 
-  /**
-   * How long a bundle on Flink lasts at the most, in milliseconds: Beam's default. With bundles of
-   * one element, only a bundle that a timer starts (a window firing) ends by time, and nothing
-   * waits on that: its rows are handed on as they are made. Each step checks its bundle's age on
-   * Flink's timer thread every half of this, and each check wakes the step's task, which is idle
-   * most of the time in a live job: a longer bound spares that CPU.
-   */
-  static final long MAX_BUNDLE_MILLIS = 1_000;
+    private final long maxElements;
+    private final long maxMillis;
 
-  /**
-   * Elements in a bundle on Flink when a sink waits for its server once a bundle ({@code
-   * Sink#waitsForItsServerEachBundle}): a Kafka sink flushes its records, or commits a transaction,
-   * as each bundle ends, so it writes up to this many rows a round trip. The watermark still moves
-   * on at least this often while a step's input never pauses.
-   */
-  static final long SERVER_SINK_BUNDLE_ELEMENTS = 100;
+    Bundles(long maxElements, long maxMillis) {
+      this.maxElements = maxElements;
+      this.maxMillis = maxMillis;
+    }
 
-  /**
-   * How long a bundle lasts at the most with such a sink, in milliseconds: once a step's input
-   * pauses, it holds its last rows and the watermark until its bundle ends by time.
-   */
-  static final long SERVER_SINK_BUNDLE_MILLIS = 100;
+    /** The most elements in a bundle ({@code --maxBundleSize}). */
+    public long maxElements() {
+      return maxElements;
+    }
+
+    /** The longest a bundle lasts, in milliseconds ({@code --maxBundleTimeMills}). */
+    public long maxMillis() {
+      return maxMillis;
+    }
+  }
 
   /**
    * How often, in milliseconds, Beam's Flink source reader emits its watermark: what a window's
@@ -49,16 +62,12 @@ public final class RunnerSettings {
    * {@code ReadSocketLines}), and otherwise lets finished sources shut down, so that a replay ends
    * the job even with checkpointing on (Flink's default then keeps them forever), and does not copy
    * elements between chained operators, while a checkpoint still copies the state it snapshots (so
-   * {@code --fasterCopy}, which saves both, is refused), and makes each element a bundle of its own
-   * ({@link #MAX_BUNDLE_ELEMENTS}), so that every step hands on its rows and its watermark at once;
-   * when {@code sinkWaitsEachBundle}, bundles of up to {@link #SERVER_SINK_BUNDLE_ELEMENTS}
-   * elements and {@link #SERVER_SINK_BUNDLE_MILLIS} instead, so that such a sink waits for its
-   * server once for many rows. On the DirectRunner, uses {@code --parallelism} as its target. Only
-   * sets options: what a run needs outside itself is prepared by the command line ({@code
-   * runner.RunPreparation}).
+   * {@code --fasterCopy}, which saves both, is refused), and bounds bundles as {@code bundles}
+   * says. On the DirectRunner, uses {@code --parallelism} as its target. Only sets options: what a
+   * run needs outside itself is prepared by the command line ({@code runner.RunPreparation}).
    */
   public static void apply(
-      TidemarkOptions options, boolean sourceStartsFromImpulse, boolean sinkWaitsEachBundle) {
+      TidemarkOptions options, boolean sourceStartsFromImpulse, Bundles bundles) {
     options.setStreaming(true);
     if (options.getRunner() == FlinkRunner.class) {
       if (Boolean.TRUE.equals(options.getFasterCopy())) {
@@ -79,14 +88,11 @@ public final class RunnerSettings {
       options.setEnableStableInputDrain(true);
       // Beam's FlinkRunner hands a step's watermark on only between bundles: a bundle that ends by
       // count hands it on at once, one that ends by time only schedules that, and a step whose
-      // input never pauses (the catch-up on a Kafka backlog) has begun its next bundle by then. A
-      // bundle also holds a sink's rows until it ends. One element a bundle hands both on at once,
-      // and the bundles' time bound, which each step checks on Flink's timer thread at half its
-      // value, can then be long: see MAX_BUNDLE_MILLIS and BusyInputWatermarkTest.
-      options.setMaxBundleSize(
-          sinkWaitsEachBundle ? SERVER_SINK_BUNDLE_ELEMENTS : MAX_BUNDLE_ELEMENTS);
-      options.setMaxBundleTimeMills(
-          sinkWaitsEachBundle ? SERVER_SINK_BUNDLE_MILLIS : MAX_BUNDLE_MILLIS);
+      // input never pauses (the catch-up on a Kafka backlog) has begun its next bundle by then.
+      // With Beam's 1,000 elements windows stayed open until a backlog was read: see
+      // BusyInputWatermarkTest, which runs both bounds.
+      options.setMaxBundleSize(bundles.maxElements());
+      options.setMaxBundleTimeMills(bundles.maxMillis());
       if (options.getAutoWatermarkInterval() == null) {
         // How often Beam's source reader hands its watermark on. Unset, Beam uses a fifth of the
         // bundle time, and warns at every start that it is unset.

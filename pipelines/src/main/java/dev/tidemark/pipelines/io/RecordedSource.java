@@ -33,6 +33,11 @@ final class RecordedSource implements Source {
   }
 
   @Override
+  public boolean isRecording() {
+    return true;
+  }
+
+  @Override
   public Optional<Replay> replay(EventFormat format, EventTimeSettings settings) {
     Replay replay =
         Replay.of(lines, format)

@@ -21,6 +21,14 @@ public interface Source {
     return false;
   }
 
+  /**
+   * Whether it is a recording ({@code file:}, {@code generator:}, {@code sample:}), replayed as
+   * fast as it is read, or at its rate, rather than read as its records come.
+   */
+  default boolean isRecording() {
+    return false;
+  }
+
   /** The recording this source replays, for the replay's rules; empty for a live source. */
   default Optional<Replay> replay(EventFormat format, EventTimeSettings settings) {
     return Optional.empty();

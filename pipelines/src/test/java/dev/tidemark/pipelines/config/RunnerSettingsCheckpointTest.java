@@ -64,7 +64,7 @@ class RunnerSettingsCheckpointTest {
   @Test
   void aCheckpointHoldsTheCountAsOfItsBarrier() throws Exception {
     TidemarkOptions options = flinkOptions();
-    RunnerSettings.apply(options, false, false);
+    RunnerSettings.apply(options, false, RunnerSettings.Bundles.EACH_ELEMENT);
 
     assertThat(restoredWithARecordAddedDuringTheSnapshot(options, COUNT), equalTo(2L));
   }

@@ -69,10 +69,11 @@ import org.apache.beam.sdk.values.TupleTag;
  * backlog) hands it on only when a bundle ends by count, every 1,000 elements by default. Windows
  * then close only that often, and stay open, with EARLY panes, until the backlog is read; and once
  * a step's input pauses, it holds its last panes and the watermark until its bundle ends by time, a
- * second by default. With a sink that waits for its server as each bundle ends (a Kafka writer),
- * use {@code --maxBundleSize=100 --maxBundleTimeMills=100} instead. Put no step of your own between
- * a batching source and {@link #ofBatches()}: parse there with {@link #ofBatchesParsedBy} ({@link
- * RecordParser} says why).
+ * second by default. Over a recording, or with a sink that waits for its server as each bundle ends
+ * (a Kafka writer), use {@code --maxBundleSize=100 --maxBundleTimeMills=100} instead: each bundle's
+ * end costs the runner a pass over the task's metrics, and such a sink a round trip. Put no step of
+ * your own between a batching source and {@link #ofBatches()}: parse there with {@link
+ * #ofBatchesParsedBy} ({@link RecordParser} says why).
  *
  * @param <K> the key, whose coder must be deterministic
  * @param <V> the value
