@@ -90,7 +90,7 @@ public final class RunnerSettings {
       // count hands it on at once, one that ends by time only schedules that, and a step whose
       // input never pauses (the catch-up on a Kafka backlog) has begun its next bundle by then.
       // With Beam's 1,000 elements windows stayed open until a backlog was read: see
-      // BusyInputWatermarkTest, which runs both bounds.
+      // BusyInputWatermarkTest.
       options.setMaxBundleSize(bundles.maxElements());
       options.setMaxBundleTimeMills(bundles.maxMillis());
       if (options.getAutoWatermarkInterval() == null) {

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
  * The bundle bounds a run on Flink gets: one element a bundle, so that each step hands on its rows
  * and its watermark at once, with Beam's 1 s bound by time, which each step checks on Flink's timer
  * thread; or 100 elements and 100 ms, so that a bundle's end serves many elements while the
- * watermark still moves on ({@code BusyInputWatermarkTest} runs both; {@code FlinkBundlesTest}
- * which run gets which). The latency and CPU they give are measured by the benchmarks
- * (docs/performance.md); a test of them would be a timed one.
+ * watermark still moves on ({@code BusyInputWatermarkTest}; {@code FlinkBundlesTest} which run gets
+ * which). The latency and CPU they give are measured by the benchmarks (docs/performance.md); a
+ * test of them would be a timed one.
  */
 class RunnerSettingsTest {
 
