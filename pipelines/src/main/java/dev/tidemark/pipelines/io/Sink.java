@@ -24,7 +24,8 @@ public interface Sink extends Serializable {
   /**
    * Whether the sink waits for its server as each bundle ends: a Kafka sink flushes its records, or
    * commits its transaction, then. A run with such a sink bounds its bundles so that one wait
-   * serves many rows ({@code config.RunnerSettings}); the other sinks write each row as it comes.
+   * serves many rows ({@code config.RunnerSettings}); the other sinks write a bundle's rows at its
+   * end and wait for no answer.
    */
   default boolean waitsForItsServerEachBundle() {
     return false;
