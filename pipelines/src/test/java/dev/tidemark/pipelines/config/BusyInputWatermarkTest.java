@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines.config;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.tidemark.transforms.io.BatchingUnboundedSource;
@@ -16,6 +17,8 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -35,33 +38,41 @@ import org.junit.jupiter.api.Test;
 
 /**
  * On Flink, the watermark moves on while a source never pauses, as during the catch-up on a Kafka
- * backlog. Beam's FlinkRunner hands a step's watermark on only between bundles; a bundle that ends
- * by time only schedules that, and a step whose input never pauses has usually begun its next
- * bundle by then, so it is a bundle that ends by count that hands it on: with Beam's 1,000-element
- * bundles, once every 1,000 batches of up to 512 records.
+ * backlog. Beam's FlinkRunner hands a step's watermark on only between bundles, so a step whose
+ * input never pauses holds it for as long as its bundles last: with Beam's bounds, 1,000 elements
+ * (batches of up to 512 records here) or a second, whichever comes first.
  *
- * <p>The source reads a batch of 512 raw lines every 10 ms or so without ever returning empty, and
- * plants one record 150 s of event time behind the others as its 300,000th, in batch 586. The lines
- * are parsed in the step that gathers them before the shuffle, as a Kafka topic's are ({@code
- * CountPerWindow.ofBatchesParsedBy}): that step is the only one between the source and the step
- * that decides panes. With a live source's bundles of one batch ({@link
- * RunnerSettings.Bundles#EACH_ELEMENT}; before them, of 100), the watermark that reaches the step
- * that decides panes is at most that many batches, plus the source's own time between watermarks,
- * behind the records: the planted record's window has closed when it comes, and it is late (Flink
- * delivers a watermark and the records sent after it in order). With Beam's 1,000 it was on time in
- * two runs of three, and no record was late.
+ * <p>The source reads a batch of 512 raw lines every 10 ms or so without ever returning empty, one
+ * record per millisecond of event time: some 50 s of event time a second. Every 10,000th record is
+ * planted {@link #PLANTED_BEHIND} (5 s) of event time behind the others, and the last is a sentinel
+ * an hour behind, late under any bundles. The lines are parsed in the step that gathers them before
+ * the shuffle, as a Kafka topic's are ({@code CountPerWindow.ofBatchesParsedBy}): that step is the
+ * only one between the source and the step that decides panes. With a live source's bundles of one
+ * batch ({@link RunnerSettings.Bundles#EACH_ELEMENT}), the watermark that reaches the step that
+ * decides panes is one batch, plus the source's 20 ms between watermarks, behind the records (about
+ * 1.5 s of event time), so a planted record's window has closed when it comes and it is late (Flink
+ * delivers a watermark and the records sent after it in order, and one key keeps them in one line).
+ * With Beam's bounds the watermark is up to a second of the source's time behind (some 50 s of
+ * event time), and the planted records are on time: the test asks that three in four be late; with
+ * Beam's bounds none of the 19 was, in each of two runs, and with the live bounds all 19 are.
  */
 class BusyInputWatermarkTest {
 
   private static final long START = 1_700_000_000_000L;
 
-  /** The planted record: the 300,000th, one per millisecond of event time before it. */
-  private static final long PLANTED = 300_000;
+  /** Records in all, one per millisecond of event time but the planted ones and the sentinel. */
+  private static final long RECORDS = 200_000;
 
-  private static final Duration PLANTED_BEHIND = Duration.standardSeconds(150);
+  /** Every this many records, one is planted {@link #PLANTED_BEHIND} behind the others. */
+  private static final long PLANT_EVERY = 10_000;
+
+  private static final Duration PLANTED_BEHIND = Duration.standardSeconds(5);
+
+  /** The last record, an hour behind: late whatever the bundles, it says all have been judged. */
+  private static final long SENTINEL = RECORDS - 1;
 
   @Test
-  void aRecordFarBehindTheOthersIsLateWhileTheSourceNeverPauses() throws Exception {
+  void recordsBehindTheOthersAreLateWhileTheSourceNeverPauses() throws Exception {
     TidemarkOptions options =
         PipelineOptionsFactory.fromArgs("--parallelism=1").as(TidemarkOptions.class);
     options.setRunner(FlinkRunner.class);
@@ -87,25 +98,31 @@ class BusyInputWatermarkTest {
         .apply("Collect", late.sink());
     PipelineResult result = pipeline.run();
     try {
-      late.awaitUntil(records -> !records.isEmpty(), 120_000);
+      String sentinel = EndlessLines.line(SENTINEL);
+      late.awaitUntil(records -> records.contains(sentinel), 120_000);
       List<String> records = late.snapshot();
+      assertThat("the sentinel is late", records, hasItem(sentinel));
+      List<String> planted =
+          LongStream.range(1, SENTINEL / PLANT_EVERY + 1)
+              .mapToObj(number -> EndlessLines.line(number * PLANT_EVERY))
+              .collect(Collectors.toList());
+      long plantedLate = planted.stream().filter(records::contains).count();
       assertThat(
-          "late records while the source never paused",
-          records,
-          hasItem(EndlessLines.line(PLANTED)));
+          "planted records late while the source never paused, of " + planted.size(),
+          plantedLate,
+          greaterThanOrEqualTo(planted.size() * 3L / 4));
     } finally {
       Runners.cancel(result);
     }
   }
 
   /**
-   * A source that has a next line at every call, up to 350,000, and takes 10 ms over each 512th, as
-   * a reader that waits for its broker would, without returning empty: one key, one record per
-   * millisecond of event time, except {@link #PLANTED}, which is {@link #PLANTED_BEHIND} behind;
-   * its watermark is just behind the newest event time. Each line is {@code key,event time}.
+   * A source that has a next line at every call, up to {@link #RECORDS}, and takes 10 ms over each
+   * 512th, as a reader that waits for its broker would, without returning empty: one key, one
+   * record per millisecond of event time, but the planted ones and the sentinel; its watermark is
+   * just behind the newest event time. Each line is {@code key,event time}.
    */
   private static final class EndlessLines extends UnboundedSource<String, NoCheckpoint> {
-    private static final long RECORDS = 350_000;
     private static final long PAUSE_EVERY = 512;
     private static final long PAUSE_NANOS = 10_000_000;
 
@@ -115,7 +132,12 @@ class BusyInputWatermarkTest {
     }
 
     private static long eventTime(long number) {
-      return number == PLANTED ? START + number - PLANTED_BEHIND.getMillis() : START + number;
+      if (number == SENTINEL) {
+        return START + number - Duration.standardHours(1).getMillis();
+      }
+      return number > 0 && number % PLANT_EVERY == 0
+          ? START + number - PLANTED_BEHIND.getMillis()
+          : START + number;
     }
 
     @Override
