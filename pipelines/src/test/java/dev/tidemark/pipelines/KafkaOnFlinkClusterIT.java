@@ -58,8 +58,13 @@ class KafkaOnFlinkClusterIT {
 
   private static final Duration BETWEEN_BATCHES = Duration.ofMillis(700);
 
-  /** Batches sent between a checkpoint and the kill: 2.8 s of records, less than an interval. */
-  private static final int ROWS_OUT_SINCE_THE_CHECKPOINT = 4;
+  /** The checkpoint interval of the job whose TaskManagers die while records stream in. */
+  private static final Duration STREAMING_CHECKPOINTS = Duration.ofSeconds(3);
+
+  /**
+   * Batches sent between a checkpoint and the kill: 1.4 s of records, less than half an interval.
+   */
+  private static final int ROWS_OUT_SINCE_THE_CHECKPOINT = 2;
 
   /**
    * The pause once the TaskManagers are dead: the rest of the stream is the backlog the restored
@@ -87,8 +92,8 @@ class KafkaOnFlinkClusterIT {
 
   /**
    * The loss of every TaskManager at a busy moment, written exactly once: the job's TaskManagers
-   * die while records stream in, with windows half counted and the rows of seconds of records since
-   * the last checkpoint waiting for the next, and the job writes each window's final row only
+   * die while records stream in, with windows half counted and the rows of over a second of records
+   * since the last checkpoint waiting for the next, and the job writes each window's final row only
    * ({@code --emit=final}). A {@code read_committed} consumer of the results topic then sees every
    * window exactly once, with the count of all its records: none missing, none doubled, none
    * counted twice. (A checkpoint that takes in a record from after its barrier, as Beam's {@code
@@ -125,13 +130,13 @@ class KafkaOnFlinkClusterIT {
             });
     Path log = directory.resolve(topic + ".log");
     Process submit =
-        submitRestartingMetrics(topic, broker, cluster, Duration.ofSeconds(5), "--emit=final");
+        submitRestartingMetrics(topic, broker, cluster, STREAMING_CHECKPOINTS, "--emit=final");
     Map<String, Integer> rows = new TreeMap<>();
     Map<String, Long> counts = new TreeMap<>();
     try {
       // The job of this test, not the cancelled one of the test before.
       cluster.awaitLatestJob("RUNNING");
-      // (1) The kill comes some 3 s of records after a checkpoint, before the next one: an
+      // (1) The kill comes some 1.5 s of records after a checkpoint, before the next one: an
       // at-least-once sink would have written the rows of the windows those records closed, and
       // the restored job would write them again.
       awaitCompletedCheckpoints(cluster, 2);
