@@ -5,8 +5,10 @@ import static org.hamcrest.Matchers.equalTo;
 
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ExtendWith(SharedKafkaBroker.class)
+@Order(SuiteOrder.LONG)
 class ApplicationModeIT {
 
   /** The job jar, without the Flink runtime the cluster has: what the operator's image holds. */

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.pipelines.cli.Tidemark;
 import dev.tidemark.transforms.testing.KafkaBroker;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,6 +25,7 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * wrong password the run is refused before it starts, in one line, and the password appears in
  * nothing it prints.
  */
+@Order(SuiteOrder.LONG)
 class KafkaSaslIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();

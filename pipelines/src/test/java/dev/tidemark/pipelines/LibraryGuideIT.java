@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 import dev.tidemark.transforms.testing.ChildJvms;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * imports and code, the SQL section's code) compiles against it, from Maven Central and the local
  * repository, and prints what the guide says it prints.
  */
+@Order(SuiteOrder.LONG)
 class LibraryGuideIT {
 
   private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();

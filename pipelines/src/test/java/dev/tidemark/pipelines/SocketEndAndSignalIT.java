@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.not;
 
 import dev.tidemark.transforms.testing.ChildJvms;
 import dev.tidemark.transforms.testing.LineServer;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * summary line; SIGTERM stops a live job on either runner and still says what it processed; and a
  * cancel from the Web UI ends an embedded run's client with exit 0 and one line, not a trace.
  */
+@Order(SuiteOrder.LONG)
 class SocketEndAndSignalIT {
 
   private static final long BASE = 1586489565000L;

@@ -10,6 +10,7 @@ import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.sql.InvalidQueryException;
 import dev.tidemark.transforms.sql.SqlTable;
 import dev.tidemark.transforms.sql.WindowedQuery;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +34,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code sql} from its command line: S5's query text, unchanged, against {@code metrics} on the
  * same records, late and bad ones among them, and a query of a user's own on CSV records.
  */
+@Order(SuiteOrder.LONG)
 class SqlPipelineTest {
 
   @TempDir static Path directory;

@@ -11,5 +11,11 @@ public final class SuiteOrder {
   /** The {@code @Order} of a test class that takes longest. */
   public static final int LONGEST_FIRST = 1;
 
+  /**
+   * The {@code @Order} of a long test class that runs beside the longest, one after another on the
+   * other thread (the classes that share a Flink cluster): after them, before the short ones.
+   */
+  public static final int LONG = 2;
+
   private SuiteOrder() {}
 }
