@@ -22,6 +22,9 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
   private Instant currentTimestamp = BoundedWindow.TIMESTAMP_MIN_VALUE;
   private Instant watermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
 
+  /** Whether a batch has been read, so that {@link #watermark} bounds the next one. */
+  private boolean batchRead;
+
   BatchingReader(BatchingUnboundedSource<T, ?> source, UnboundedReader<T> records, int maxRecords) {
     this.source = source;
     this.records = records;
@@ -47,6 +50,11 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
       readWatermark();
       return false;
     }
+    // No step can have met a watermark later than the highest given before this batch (see
+    // SourceBatch). Before the first batch, the wrapped reader's at its first record: a restored
+    // reader starts from the watermark of its checkpoint, which the steps downstream had met.
+    Instant bound = batchRead ? watermark : readWatermark();
+    batchRead = true;
     List<TimestampedValue<T>> batch = new ArrayList<>();
     Instant earliest = BoundedWindow.TIMESTAMP_MAX_VALUE;
     do {
@@ -55,7 +63,8 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
       earliest = timestamp.isBefore(earliest) ? timestamp : earliest;
       // The size is checked first: a full batch must not advance past a record it cannot hold.
     } while (batch.size() < maxRecords && records.advance());
-    current = new SourceBatch<>(batch, readWatermark());
+    readWatermark();
+    current = new SourceBatch<>(batch, bound);
     currentTimestamp = earliest;
     return true;
   }

@@ -16,14 +16,22 @@ import org.joda.time.Instant;
  * {@link #watermarkBound()}: no watermark that a step downstream can have met before this batch's
  * records reached it is later than that bound.
  *
- * <p>Why it holds on the FlinkRunner: the source's watermark is read between elements and never
- * goes back, and a channel delivers watermarks and elements in the order they were sent; the bound
- * is the highest watermark the reader had given when the batch was complete, so every watermark
- * sent before the batch is at most the bound, and every one sent after it comes after its records.
- * On the DirectRunner a pending element also holds back the watermark of the step it waits for.
+ * <p>Why it holds on the FlinkRunner: the source's watermark is read between elements, on the
+ * thread that reads them, and never goes back, and a channel delivers watermarks and elements in
+ * the order they were sent; the bound is the highest watermark the reader had given before the
+ * batch, so every watermark sent before the batch is at most the bound, and every one sent after it
+ * comes after its records. (For the first batch of a reader, the bound is its watermark at the
+ * first record: a reader restored from a checkpoint starts from the watermark the steps downstream
+ * had met.) On the DirectRunner a pending element also holds back the watermark of the step it
+ * waits for.
+ *
+ * <p>The bound leaves out what the batch's own records move the watermark by: a step may count a
+ * record whose window ends after the bound as on time before it reaches the step that judges it,
+ * and that is every record of a batch but those out of order by more than the watermark allows,
+ * however many records the batch holds.
  *
  * @param records the records, in the order they were read
- * @param watermarkBound the source's watermark once the batch was read
+ * @param watermarkBound the highest watermark the source had given before the batch
  */
 public record SourceBatch<T>(List<TimestampedValue<T>> records, Instant watermarkBound) {
 

@@ -67,23 +67,32 @@ class BatchingUnboundedSourceTest {
   }
 
   @Test
-  void theBoundIsTheHighestWatermarkOnceTheBatchIsReadAndNeverGoesBack() throws Exception {
+  void theBoundIsTheHighestWatermarkGivenBeforeTheBatchAndNeverGoesBack() throws Exception {
     UnboundedReader<SourceBatch<String>> reader =
         reader(
             List.of(
                 Step.record("a", 100, 50),
                 Step.record("b", 120, 70),
                 Step.gap(),
-                Step.record("c", 90, 60)),
+                Step.record("c", 110, 60),
+                Step.record("d", 130, 90),
+                Step.gap(),
+                Step.record("e", 140, 80)),
             10);
 
-    // (1) After a and b, the watermark is b's.
+    // (1) The first batch's bound is the watermark at its first record, a's; after b the
+    // reader's watermark is b's.
     assertThat(reader.start(), is(true));
-    assertThat(reader.getCurrent().watermarkBound(), equalTo(new Instant(70)));
-    // (2) The wrapped reader goes back to 60 after c; the batching reader keeps 70.
+    assertThat(reader.getCurrent().watermarkBound(), equalTo(new Instant(50)));
+    assertThat(reader.getWatermark(), equalTo(new Instant(70)));
+    // (2) The next batch's bound is the watermark given before it, not d's, which it moves to.
     assertThat(reader.advance(), is(true));
     assertThat(reader.getCurrent().watermarkBound(), equalTo(new Instant(70)));
-    assertThat(reader.getWatermark(), equalTo(new Instant(70)));
+    assertThat(reader.getWatermark(), equalTo(new Instant(90)));
+    // (3) The wrapped reader goes back to 80 after e; the batching reader keeps 90.
+    assertThat(reader.advance(), is(true));
+    assertThat(reader.getCurrent().watermarkBound(), equalTo(new Instant(90)));
+    assertThat(reader.getWatermark(), equalTo(new Instant(90)));
   }
 
   @Test
