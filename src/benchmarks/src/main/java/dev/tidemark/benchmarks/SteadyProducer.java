@@ -12,7 +12,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Writes S5 records into a 2-partition topic at a steady rate, as a live service does: each
  * record's event time is the moment it is sent minus 0 to 1.5 s, over 20 (i, op) keys, the
  * partitions in turn. It keeps to the rate by the clock: after a pause (a GC, the other core busy)
- * it sends what the pause held back.
+ * it sends what the pause held back, all at the time it sends them, so the seconds of the pause
+ * have no records: {@link #mostBehindMillis()} says how far behind its rate it fell.
  */
 final class SteadyProducer implements AutoCloseable {
 
@@ -25,6 +26,7 @@ final class SteadyProducer implements AutoCloseable {
   private final String topic;
   private final Random random = new Random(42);
   private long sent;
+  private long mostBehindMillis;
 
   SteadyProducer(String bootstrapServers, String topic) {
     this.topic = topic;
@@ -53,6 +55,7 @@ final class SteadyProducer implements AutoCloseable {
     long now = start;
     while (now < untilMillis) {
       long due = (now - start) * perSecond / 1000;
+      mostBehindMillis = Math.max(mostBehindMillis, (due - sent) * 1000 / perSecond);
       while (sent < due) {
         send(now);
       }
@@ -65,6 +68,15 @@ final class SteadyProducer implements AutoCloseable {
 
   long sent() {
     return sent;
+  }
+
+  /**
+   * The most time's worth of records it was behind its rate at any look at the clock: about 10 ms
+   * when it kept up; more when the machine left it too little time, and then the job's input had
+   * that long a gap.
+   */
+  long mostBehindMillis() {
+    return mostBehindMillis;
   }
 
   private void send(long now) {

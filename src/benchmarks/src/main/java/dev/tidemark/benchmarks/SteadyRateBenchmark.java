@@ -30,12 +30,14 @@ import org.apache.kafka.clients.admin.NewTopic;
  * <p>It starts its own broker on loopback. For each rate, run and variant: a new 2-partition topic,
  * the job started on it from the earliest offset ({@link SteadyJob}), then {@link SteadyProducer}
  * at the rate for the given seconds, while {@link FinalRowWatcher} reads the job's rows file every
- * 50 ms. The first {@link #WARMUP} are left out (the job starting, the JIT), and so are the windows
- * that end in the last 3 s. Per run it prints the final rows' latency (p50, p95, p99 of the time
- * the final row was first seen minus the window's end), rows per window, the job JVM's CPU per
- * million records produced after the warm-up, and how much later the last third's median latency is
- * than the first third's: a job that keeps up stays near 0, one that falls behind grows with the
- * run. Run it alone on the machine.
+ * 50 ms. Before the first run the producer writes at the first rate for {@link #WARMUP} into a
+ * topic no job reads. The first {@link #WARMUP} of each run are left out (the job starting, the
+ * JIT), and so are the windows that end in the last 3 s. Per run it prints the final rows' latency
+ * (p50, p95, p99 of the time the final row was first seen minus the window's end), rows per window,
+ * the job JVM's CPU per million records produced after the warm-up, how far the producer fell
+ * behind its rate (a machine too busy for it gives the job gaps, not the rate), and how much later
+ * the last third's median latency is than the first third's: a job that keeps up stays near 0, one
+ * that falls behind grows with the run. Run it alone on the machine.
  */
 final class SteadyRateBenchmark {
 
@@ -57,13 +59,15 @@ final class SteadyRateBenchmark {
       double cpuSecondsPerMillion,
       long laterByTheEnd,
       int windows,
-      int windowsWithoutFinal) {
+      int windowsWithoutFinal,
+      long producerBehindMillis) {
 
     String line() {
       return String.format(
           Locale.ROOT,
           "%-32s %,7d/s  p50 %,6d ms  p95 %,6d ms  p99 %,6d ms  %.2f rows/window  %.2f CPU s/1M"
-              + "  last third %+,d ms  (%d windows, %d without a final row)",
+              + "  last third %+,d ms  (%d windows, %d without a final row; producer behind"
+              + " its rate by up to %,d ms)",
           variant.label(),
           rate,
           p50,
@@ -73,7 +77,8 @@ final class SteadyRateBenchmark {
           cpuSecondsPerMillion,
           laterByTheEnd,
           windows,
-          windowsWithoutFinal);
+          windowsWithoutFinal,
+          producerBehindMillis);
     }
   }
 
@@ -90,6 +95,7 @@ final class SteadyRateBenchmark {
     Files.createDirectories(directory);
     List<Run> all = new ArrayList<>();
     try (LoopbackBroker broker = LoopbackBroker.start()) {
+      warmUp(broker.bootstrapServers(), rates.get(0));
       for (long rate : rates) {
         for (int run = 1; run <= runs; run++) {
           for (SteadyVariant variant : variants) {
@@ -117,6 +123,33 @@ final class SteadyRateBenchmark {
     }
   }
 
+  /**
+   * Produces at {@code rate} for {@link #WARMUP} into a topic no job reads: the producer's code and
+   * the broker's are compiled before the first measured run, which would otherwise share the
+   * machine with their compiling and, at 200,000 records/s and more, get its records in bursts.
+   */
+  private static void warmUp(String bootstrapServers, long rate) throws Exception {
+    createTopic(bootstrapServers, "steady-warmup");
+    try (SteadyProducer producer = new SteadyProducer(bootstrapServers, "steady-warmup")) {
+      producer.sendUntil(rate, System.currentTimeMillis() + WARMUP.toMillis(), sent -> {});
+      System.err.printf(
+          Locale.ROOT,
+          "benchmark: warm-up at %,d/s, producer behind its rate by up to %,d ms%n",
+          rate,
+          producer.mostBehindMillis());
+    }
+  }
+
+  private static void createTopic(String bootstrapServers, String topic) throws Exception {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, 2, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+  }
+
   private static Run runOnce(
       String bootstrapServers,
       String topic,
@@ -128,13 +161,7 @@ final class SteadyRateBenchmark {
       boolean profile,
       Path directory)
       throws Exception {
-    try (Admin admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-      admin
-          .createTopics(List.of(new NewTopic(topic, 2, (short) 1)))
-          .all()
-          .get(30, TimeUnit.SECONDS);
-    }
+    createTopic(bootstrapServers, topic);
     Path rows = directory.resolve(topic + ".json");
     Files.deleteIfExists(rows);
     Process job =
@@ -159,6 +186,7 @@ final class SteadyRateBenchmark {
     AtomicLong cpuAtWarmup = new AtomicLong();
     long sent;
     long cpuAtEnd;
+    long producerBehind;
     try (SteadyProducer producer = new SteadyProducer(bootstrapServers, topic)) {
       producer.sendUntil(
           rate,
@@ -171,6 +199,7 @@ final class SteadyRateBenchmark {
           });
       sent = producer.sent();
       cpuAtEnd = cpuMillis(job);
+      producerBehind = producer.mostBehindMillis();
     }
     long lastEnd = end - LAST_WINDOWS_LEFT_OUT.toMillis();
     // The last measured windows close 2 s of out-of-orderness after their end, and more if the
@@ -193,7 +222,8 @@ final class SteadyRateBenchmark {
         measuredFrom,
         lastEnd,
         sent - sentAtWarmup.get(),
-        cpuAtEnd - cpuAtWarmup.get());
+        cpuAtEnd - cpuAtWarmup.get(),
+        producerBehind);
   }
 
   private static boolean allFinal(FinalRowWatcher watcher, long from, long to) {
@@ -212,7 +242,8 @@ final class SteadyRateBenchmark {
       long from,
       long to,
       long records,
-      long cpuMillis) {
+      long cpuMillis,
+      long producerBehindMillis) {
     List<FinalRowWatcher.Window> measured = new ArrayList<>();
     synchronized (watcher) {
       for (FinalRowWatcher.Window window : watcher.windows().values()) {
@@ -251,7 +282,8 @@ final class SteadyRateBenchmark {
         records <= 0 ? 0 : cpuMillis / 1000.0 / (records / 1_000_000.0),
         laterByTheEnd,
         measured.size(),
-        withoutFinal);
+        withoutFinal,
+        producerBehindMillis);
   }
 
   private static long median(List<Long> values) {
