@@ -70,14 +70,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LateAccountingPropertyTest {
 
-  /** 20 streams on the DirectRunner, and two on Flink at each of parallelism 1, 2 and 4. */
+  /** 20 streams on the DirectRunner, and one on Flink at each of parallelism 1, 2 and 4. */
   static Stream<Arguments> streams() {
-    return Stream.of(
-            LongStream.range(1, 21).mapToObj(seed -> Arguments.of("DirectRunner", 2, seed)),
-            LongStream.range(1, 3).mapToObj(seed -> Arguments.of("FlinkRunner", 1, seed)),
-            LongStream.range(3, 5).mapToObj(seed -> Arguments.of("FlinkRunner", 2, seed)),
-            LongStream.range(5, 7).mapToObj(seed -> Arguments.of("FlinkRunner", 4, seed)))
-        .flatMap(arguments -> arguments);
+    return Stream.concat(
+        LongStream.range(1, 21).mapToObj(seed -> Arguments.of("DirectRunner", 2, seed)),
+        Stream.of(
+            Arguments.of("FlinkRunner", 1, 1L),
+            Arguments.of("FlinkRunner", 2, 3L),
+            Arguments.of("FlinkRunner", 4, 5L)));
   }
 
   /**
