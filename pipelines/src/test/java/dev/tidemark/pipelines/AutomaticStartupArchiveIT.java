@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
 
 import dev.tidemark.transforms.testing.LineServer;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sql}'s saved plans: those two signalled runs are {@code sql}'s, the first plans its query with
  * Beam SQL and saves the plan, the second reads it and never loads Beam SQL's planner.
  */
+@Order(SuiteOrder.LONG)
 class AutomaticStartupArchiveIT {
 
   private static final Path README = Path.of("..", "README.md");

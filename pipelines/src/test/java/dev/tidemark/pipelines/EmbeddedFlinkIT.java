@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.in;
 import static org.hamcrest.Matchers.not;
 
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * loopback interface, and leaves nothing in the temp directory when it ends. The sockets are read
  * from {@code /proc} while the job runs: the listening ones of the child JVMs, by inode.
  */
+@Order(SuiteOrder.LONG)
 class EmbeddedFlinkIT {
 
   /** 127.0.0.1, ::ffff:127.0.0.1 and ::1, as {@code /proc/net/tcp*} writes them. */

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -26,6 +27,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -41,6 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * other than UTC, Flink SQL's {@code table.local-time-zone} and tidemark's {@code --timeZone}: the
  * windows' bounds and a {@code TIMESTAMP} literal in {@code WHERE} are local times there.
  */
+@Order(SuiteOrder.LONG)
 class FlinkSqlDifferentialTest {
 
   private static final String SCHEMA = "t BIGINT, i VARCHAR, op VARCHAR, v BIGINT";

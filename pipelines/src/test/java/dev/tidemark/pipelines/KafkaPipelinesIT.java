@@ -14,6 +14,7 @@ import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,7 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +51,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ExtendWith(SharedKafkaBroker.class)
+@Order(SuiteOrder.LONG)
 class KafkaPipelinesIT {
 
   /** Where the clicks' event time starts: 2020-04-10T03:32:45Z. */

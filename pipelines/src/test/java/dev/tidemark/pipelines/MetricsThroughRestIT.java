@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ExtendWith(SharedKafkaBroker.class)
+@Order(SuiteOrder.LONG)
 class MetricsThroughRestIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();

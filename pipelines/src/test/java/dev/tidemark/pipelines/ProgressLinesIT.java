@@ -5,12 +5,14 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.startsWith;
 
+import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the summary stays the last line. Run as a user runs it: {@code java -jar tidemark.jar}, on a
  * replay paced to last about 12 s.
  */
+@Order(SuiteOrder.LONG)
 class ProgressLinesIT {
 
   private static final Pattern PROGRESS =

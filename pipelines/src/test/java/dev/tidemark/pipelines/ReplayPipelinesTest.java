@@ -15,6 +15,7 @@ import dev.tidemark.transforms.parse.JsonEventFormat;
 import dev.tidemark.transforms.testing.ReplayReference;
 import dev.tidemark.transforms.testing.ReplayReference.Pane;
 import dev.tidemark.transforms.testing.ReplayReference.Recording;
+import dev.tidemark.transforms.testing.SuiteOrder;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.joda.time.Duration;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -38,6 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ReplayReference} predicts from the files; so do the late records and the dead letters. On the
  * DirectRunner and on embedded Flink at parallelism 1, 2 and 4.
  */
+@Order(SuiteOrder.LONG)
 class ReplayPipelinesTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
