@@ -47,7 +47,8 @@ final class ClientLifeline implements AutoCloseable {
   /** Started on the constructing thread, interrupted on whichever ends the client. */
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-  private volatile @Nullable String jobId;
+  /** Set and read under the lock of {@link #connections}. */
+  private @Nullable String jobId;
 
   private ClientLifeline(ServerSocket server) {
     this.server = server;
@@ -88,13 +89,21 @@ final class ClientLifeline implements AutoCloseable {
    * sent at once, and to every connection made later as it is made.
    */
   void jobIs(String id) {
-    jobId = id;
-    sendToAll(beatLine());
+    synchronized (connections) {
+      jobId = id;
+      sendBeat();
+    }
   }
 
-  private String beatLine() {
-    String id = jobId;
-    return id == null ? ALIVE : JOB + id;
+  /**
+   * Sends every connection the line of this beat. The line is chosen under the same lock as {@link
+   * #jobIs} sets the id, so that no connection hears {@code alive} after {@code job <id>}.
+   */
+  private void sendBeat() {
+    synchronized (connections) {
+      String id = jobId;
+      sendToAll(id == null ? ALIVE : JOB + id);
+    }
   }
 
   private void accept() {
@@ -104,7 +113,7 @@ final class ClientLifeline implements AutoCloseable {
         synchronized (connections) {
           connections.add(connection);
         }
-        sendToAll(beatLine());
+        sendBeat();
       }
     } catch (IOException e) {
       // The server is closed: the client is ending.
@@ -114,7 +123,7 @@ final class ClientLifeline implements AutoCloseable {
   private void beat() {
     try {
       while (true) {
-        sendToAll(beatLine());
+        sendBeat();
         Thread.sleep(BEAT.toMillis());
       }
     } catch (InterruptedException e) {
@@ -145,8 +154,9 @@ final class ClientLifeline implements AutoCloseable {
   public void close() {
     threads.forEach(Thread::interrupt);
     closeQuietly(server);
-    sendToAll(BYE);
     synchronized (connections) {
+      // Under one lock with the closing: a beat after the bye would find no connection left.
+      sendToAll(BYE);
       connections.forEach(ClientLifeline::closeQuietly);
       connections.clear();
     }
