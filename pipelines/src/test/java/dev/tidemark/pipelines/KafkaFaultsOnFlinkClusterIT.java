@@ -27,9 +27,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * What goes wrong in production, on a real Kafka broker and a real Flink session cluster (two
- * TaskManagers), each job submitted from the shaded jar: S4's topic where one partition has all the
- * data, read by more readers than it has partitions (S5); garbage in the input topic; and the
- * broker going away for 10 s mid-stream.
+ * TaskManagers), in one job submitted from the shaded jar: S4's topic where one partition has all
+ * the data, read by more readers than it has partitions (S5), with garbage among the records.
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
@@ -51,32 +50,43 @@ class KafkaFaultsOnFlinkClusterIT {
   }
 
   /**
-   * S4 and S5 in one job: every record on one partition of three, read at {@code --parallelism=4}.
-   * Two partitions never see a record (S4's trap: the job's watermark is the lowest of its
-   * partitions'), and one of the four readers has no partition at all (S5's: a reader without a
-   * partition stays at the minimum watermark and holds every window back).
+   * S4, S5 and garbage in one job: every record on one partition of three, read at {@code
+   * --parallelism=4}, with a bad record among every 80 good ones. Two partitions never see a record
+   * (S4's trap: the job's watermark is the lowest of its partitions'), and one of the four readers
+   * has no partition at all (S5's: a reader without a partition stays at the minimum watermark and
+   * holds every window back).
    */
   @Test
-  void everyWindowFiresWithEveryRecordOnOnePartitionAndMoreReadersThanPartitions()
+  void everyWindowFiresOnOnePartitionOfThreeWithMoreReadersAndEachBadRecordIsADeadLetter()
       throws Exception {
-    List<String> lines = MetricsRows.records(1500, 21);
-    Map<String, Long> expected = MetricsRows.expected(lines);
+    List<String> good = MetricsRows.records(1500, 21);
+    Map<String, Long> expected = MetricsRows.expected(good);
+    Map<Long, String> expectedReasons = new TreeMap<>();
+    List<byte[]> records = withGarbage(good, expectedReasons);
     broker.createTopic("s4", 3);
     broker.createTopic("s4-per-second", 1);
-    broker.send("s4", 1, lines);
+    broker.createTopic("s4-dead", 1);
+    broker.sendBytes("s4", 1, records);
 
     Process submit =
-        ClusterMetrics.submit(cluster, broker, directory, "s4", "s4-per-second", "--parallelism=4");
+        ClusterMetrics.submit(
+            cluster,
+            broker,
+            directory,
+            "s4",
+            "s4-per-second",
+            "--parallelism=4",
+            "--deadLetterSink=kafka://" + broker.bootstrapServers() + "/s4-dead");
     try {
-      // A file run of the same records, here while the cluster's job starts (not after it, when
+      // A file run of the good records, here while the cluster's job starts (not after it, when
       // it would hold the cluster for nothing).
       Path recording = directory.resolve("s4.json");
-      Files.write(recording, lines);
+      Files.write(recording, good);
       MetricsRows.Latest fromFile =
           MetricsRows.of(
               Outputs.run(directory, "s4-file", "metrics", "--source=file:" + recording).results());
       // (1) Every window fires and closes, though two partitions and one reader never see a
-      // record.
+      // record, with every good record counted as if the garbage had never been there.
       MetricsRows.Latest fromTopic =
           MetricsRows.latestFinal(
               broker.bootstrapServers(), "s4-per-second", expected, Duration.ofMinutes(3));
@@ -86,16 +96,43 @@ class KafkaFaultsOnFlinkClusterIT {
       // (2) And the rows are those of the file run.
       assertThat(fromTopic.counts, equalTo(fromFile.counts));
       assertThat(fromTopic.closed, equalTo(fromFile.closed));
+      // (3) Every bad record is a dead letter, once, at its topic, partition and offset.
+      Map<Long, String> reasons = new TreeMap<>();
+      TopicValues.read(
+          broker.bootstrapServers(),
+          "s4-dead",
+          Duration.ofSeconds(60),
+          value -> {
+            JsonNode letter = readJson(value);
+            assertThat(letter.toString(), letter.get("topic").asText(), equalTo("s4"));
+            assertThat(letter.toString(), letter.get("partition").asInt(), equalTo(1));
+            String previous =
+                reasons.put(letter.get("offset").asLong(), letter.get("reason").asText());
+            assertThat("one dead letter per record", previous, equalTo(null));
+          },
+          () -> reasons.size() >= expectedReasons.size());
+      assertThat(reasons.keySet(), equalTo(expectedReasons.keySet()));
+      reasons.forEach(
+          (offset, reason) ->
+              assertThat(
+                  "offset " + offset + ": " + reason,
+                  reason.startsWith(expectedReasons.get(offset)),
+                  equalTo(true)));
+      // (4) And the job keeps running.
+      assertThat(cluster.rest("/jobs/overview"), org.hamcrest.Matchers.containsString("RUNNING"));
     } finally {
       submit.destroyForcibly();
     }
   }
 
-  @Test
-  void garbageInTheTopicGoesToTheDeadLetterTopicWithItsPosition() throws Exception {
-    List<String> good = MetricsRows.records(600, 22);
+  /**
+   * {@code good} as the bytes of a partition's records, with one bad record of each kind before
+   * every 80th good one; each bad record's offset and the start of the reason it must be given go
+   * into {@code reasons}.
+   */
+  private static List<byte[]> withGarbage(List<String> good, Map<Long, String> reasons)
+      throws IOException {
     long t = JSON.readTree(good.get(0)).get("t").asLong();
-    // Each bad record, and the start of the reason it must be given.
     Map<String, byte[]> garbage = new TreeMap<>();
     garbage.put("not UTF-8: byte 0 of 4 (0xFF)", new byte[] {(byte) 0xff, (byte) 0xfe, 'h', 'i'});
     // Valid JSON but for one byte inside a string, which Kafka's StringDeserializer would turn
@@ -120,67 +157,18 @@ class KafkaFaultsOnFlinkClusterIT {
             + " is before 1973-03-03T09:46:40.000Z, the earliest accepted: it"
             + " looks like seconds",
         utf8("{\"t\":" + t / 1000 + ",\"i\":\"idx\",\"op\":\"es_sink\"}"));
-    // Every 80th record is a bad one; its offset is its place in the partition.
     List<byte[]> records = new ArrayList<>();
-    Map<Long, String> expectedReasons = new TreeMap<>();
     List<Map.Entry<String, byte[]>> bad = new ArrayList<>(garbage.entrySet());
     for (int i = 0; i < good.size(); i++) {
       if (i % 80 == 40 && !bad.isEmpty()) {
         Map.Entry<String, byte[]> next = bad.remove(0);
-        expectedReasons.put((long) records.size(), next.getKey());
+        reasons.put((long) records.size(), next.getKey());
         records.add(next.getValue());
       }
       records.add(utf8(good.get(i)));
     }
     assertThat("every kind of garbage is sent", bad.isEmpty(), equalTo(true));
-    broker.createTopic("raw", 1);
-    broker.createTopic("raw-per-second", 1);
-    broker.createTopic("raw-dead", 1);
-    broker.sendBytes("raw", 0, records);
-
-    Process submit =
-        ClusterMetrics.submit(
-            cluster,
-            broker,
-            directory,
-            "raw",
-            "raw-per-second",
-            "--deadLetterSink=kafka://" + broker.bootstrapServers() + "/raw-dead");
-    try {
-      // (1) Everything else is counted as if the garbage had never been there.
-      Map<String, Long> expected = MetricsRows.expected(good);
-      assertThat(
-          MetricsRows.latestFinal(
-                  broker.bootstrapServers(), "raw-per-second", expected, Duration.ofMinutes(3))
-              .counts,
-          equalTo(expected));
-      // (2) Every bad record is a dead letter, once, at its topic, partition and offset.
-      Map<Long, String> reasons = new TreeMap<>();
-      TopicValues.read(
-          broker.bootstrapServers(),
-          "raw-dead",
-          Duration.ofSeconds(60),
-          value -> {
-            JsonNode letter = readJson(value);
-            assertThat(letter.toString(), letter.get("topic").asText(), equalTo("raw"));
-            assertThat(letter.toString(), letter.get("partition").asInt(), equalTo(0));
-            String previous =
-                reasons.put(letter.get("offset").asLong(), letter.get("reason").asText());
-            assertThat("one dead letter per record", previous, equalTo(null));
-          },
-          () -> reasons.size() >= expectedReasons.size());
-      assertThat(reasons.keySet(), equalTo(expectedReasons.keySet()));
-      reasons.forEach(
-          (offset, reason) ->
-              assertThat(
-                  "offset " + offset + ": " + reason,
-                  reason.startsWith(expectedReasons.get(offset)),
-                  equalTo(true)));
-      // (3) And the job keeps running.
-      assertThat(cluster.rest("/jobs/overview"), org.hamcrest.Matchers.containsString("RUNNING"));
-    } finally {
-      submit.destroyForcibly();
-    }
+    return records;
   }
 
   private static byte[] utf8(String text) {
