@@ -32,15 +32,15 @@ class RunDirectoryTest {
     Path directory = Files.createDirectory(parent.resolve("run"));
     Path jar = rpcSystemJarIn(directory);
     RunDirectory run = RunDirectory.of(directory);
-    AtomicBoolean deletedBeforeClose = new AtomicBoolean();
+    AtomicBoolean directoryThereAtTheDelete = new AtomicBoolean();
     Thread cluster =
         new Thread(
             () -> {
               try {
                 // The cluster is still closing when the run closes its directory.
                 Thread.sleep(300);
+                directoryThereAtTheDelete.set(Files.exists(directory));
                 Files.delete(jar);
-                deletedBeforeClose.set(Files.exists(directory));
               } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
               }
@@ -49,8 +49,8 @@ class RunDirectoryTest {
     run.close();
     cluster.join();
     assertThat(
-        "the jar was deleted while the directory was there",
-        deletedBeforeClose.get(),
+        "the directory was there when the cluster deleted its jar",
+        directoryThereAtTheDelete.get(),
         equalTo(true));
     assertThat("the directory, deleted", Files.exists(directory), equalTo(false));
   }
