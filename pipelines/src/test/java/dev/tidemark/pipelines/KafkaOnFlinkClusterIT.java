@@ -42,7 +42,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * topic exactly once, while every TaskManager the job runs on is killed as records stream in, and
  * after upgrades through savepoints. Every window has one row, read back from the results topic,
  * with the count its records give once the job restores from its checkpoint. (S5 at more readers
- * than partitions is {@code KafkaFaultsOnFlinkClusterIT}'s first test.)
+ * than partitions is in {@code KafkaFaultsOnFlinkClusterIT}.)
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
