@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.runtime.rpc.AddressResolution;
@@ -25,7 +26,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * very RPC system Flink would load, loaded once per JVM; the shaded jar has no test classes and
  * loads it as Flink does, once for the one cluster of a run. The JobManager and TaskManagers that
  * the ITs start on the test class path find this loader too, and load the system once, as they
- * would anyway. Its jar stays in the JVM's temporary directory (the build's {@code target}).
+ * would anyway. Its jar goes when the JVM exits.
  */
 public final class SharedRpcSystemLoader implements RpcSystemLoader {
 
@@ -52,11 +53,23 @@ public final class SharedRpcSystemLoader implements RpcSystemLoader {
         Configuration unpackInto = new Configuration();
         unpackInto.set(CoreOptions.TMP_DIRS, directory.toString());
         shared = new PekkoRpcSystemLoader().loadRpcSystem(unpackInto);
+        deleteOnExit(directory);
       } catch (IOException e) {
         throw new UncheckedIOException("a directory for Flink's RPC jar", e);
       }
     }
     return shared;
+  }
+
+  /**
+   * Deletes {@code directory} and the jar in it as the JVM exits, the jar first. The class loader
+   * still has the jar open then, which on Linux keeps its contents readable.
+   */
+  private static void deleteOnExit(Path directory) throws IOException {
+    directory.toFile().deleteOnExit();
+    try (Stream<Path> files = Files.list(directory)) {
+      files.forEach(file -> file.toFile().deleteOnExit());
+    }
   }
 
   /** {@code system}, whose {@link #close} leaves it open for the next cluster. */
