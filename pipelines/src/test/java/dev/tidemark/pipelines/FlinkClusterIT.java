@@ -41,9 +41,13 @@ class FlinkClusterIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A source that runs far longer than any test waits: 10 records a second for 3 hours. */
+  /**
+   * A source that runs far longer than any test waits: 100 records a second for nearly 3 hours. Its
+   * records are 10 ms of event time apart, so its watermark keeps pace with the clock, and a 1 s
+   * window's rows come a few seconds after the job starts.
+   */
   private static final String SLOW_GENERATOR =
-      "--source=generator:records=100000,keys=3,rate=10,seed=7";
+      "--source=generator:records=1000000,keys=3,rate=100,seed=7";
 
   /** The names of the runs, for their files: most tests submit one, {@code SUBMIT}. */
   private static final String SUBMIT = "submit";
