@@ -72,12 +72,7 @@ class LateAccountingPropertyTest {
 
   /** 20 streams on the DirectRunner, and one on Flink at each of parallelism 1, 2 and 4. */
   static Stream<Arguments> streams() {
-    return Stream.concat(
-        LongStream.range(1, 21).mapToObj(seed -> Arguments.of("DirectRunner", 2, seed)),
-        Stream.of(
-            Arguments.of("FlinkRunner", 1, 1L),
-            Arguments.of("FlinkRunner", 2, 3L),
-            Arguments.of("FlinkRunner", 4, 5L)));
+    return streamsFrom(1, 1L, 3L, 5L);
   }
 
   /**
@@ -86,12 +81,22 @@ class LateAccountingPropertyTest {
    * own, and the batches go through the same engine.
    */
   static Stream<Arguments> batchStreams() {
+    return streamsFrom(21, 7L, 8L, 9L);
+  }
+
+  /**
+   * 20 DirectRunner streams with the seeds from {@code firstSeed} on, and Flink streams at
+   * parallelism 1, 2 and 4 with the seeds given in that order.
+   */
+  private static Stream<Arguments> streamsFrom(
+      long firstSeed, long flinkSeed1, long flinkSeed2, long flinkSeed4) {
     return Stream.concat(
-        LongStream.range(21, 41).mapToObj(seed -> Arguments.of("DirectRunner", 2, seed)),
+        LongStream.range(firstSeed, firstSeed + 20)
+            .mapToObj(seed -> Arguments.of("DirectRunner", 2, seed)),
         Stream.of(
-            Arguments.of("FlinkRunner", 1, 7L),
-            Arguments.of("FlinkRunner", 2, 8L),
-            Arguments.of("FlinkRunner", 4, 9L)));
+            Arguments.of("FlinkRunner", 1, flinkSeed1),
+            Arguments.of("FlinkRunner", 2, flinkSeed2),
+            Arguments.of("FlinkRunner", 4, flinkSeed4)));
   }
 
   @ParameterizedTest(name = "{0} parallelism {1} seed {2}")
