@@ -83,7 +83,10 @@ class BusyInputWatermarkTest {
 
     Pipeline pipeline = Pipeline.create(options);
     pipeline
-        .apply("Endless", Read.from(BatchingUnboundedSource.of(new EndlessLines(), 512)))
+        .apply(
+            "Endless",
+            Read.from(
+                BatchingUnboundedSource.of(new EndlessLines(), 512, Duration.standardSeconds(1))))
         .apply(
             "DecidePanes",
             CountPerWindow.ofBatchesParsedBy(

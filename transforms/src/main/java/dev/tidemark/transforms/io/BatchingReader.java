@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.LongSupplier;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -18,6 +19,8 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
   private final BatchingUnboundedSource<T, ?> source;
   private final UnboundedReader<T> records;
   private final int maxRecords;
+  private final long maxGatheringNanos;
+  private final LongSupplier nanoTime;
   private @Nullable SourceBatch<T> current;
   private Instant currentTimestamp = BoundedWindow.TIMESTAMP_MIN_VALUE;
   private Instant watermark = BoundedWindow.TIMESTAMP_MIN_VALUE;
@@ -25,10 +28,22 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
   /** Whether a batch has been read, so that {@link #watermark} bounds the next one. */
   private boolean batchRead;
 
-  BatchingReader(BatchingUnboundedSource<T, ?> source, UnboundedReader<T> records, int maxRecords) {
+  /**
+   * Reads {@code records} into batches of up to {@code maxRecords} records, each gathered for at
+   * most {@code maxGatheringNanos} by {@code nanoTime} (a test's own clock, or {@link
+   * System#nanoTime}).
+   */
+  BatchingReader(
+      BatchingUnboundedSource<T, ?> source,
+      UnboundedReader<T> records,
+      int maxRecords,
+      long maxGatheringNanos,
+      LongSupplier nanoTime) {
     this.source = source;
     this.records = records;
     this.maxRecords = maxRecords;
+    this.maxGatheringNanos = maxGatheringNanos;
+    this.nanoTime = nanoTime;
   }
 
   @Override
@@ -57,12 +72,15 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
     batchRead = true;
     List<TimestampedValue<T>> batch = new ArrayList<>();
     Instant earliest = BoundedWindow.TIMESTAMP_MAX_VALUE;
+    long startedNanos = nanoTime.getAsLong();
     do {
       Instant timestamp = records.getCurrentTimestamp();
       batch.add(TimestampedValue.of(records.getCurrent(), timestamp));
       earliest = timestamp.isBefore(earliest) ? timestamp : earliest;
-      // The size is checked first: a full batch must not advance past a record it cannot hold.
-    } while (batch.size() < maxRecords && records.advance());
+      // Size and age are checked first: a batch must not advance past a record it cannot hold.
+    } while (batch.size() < maxRecords
+        && nanoTime.getAsLong() - startedNanos < maxGatheringNanos
+        && records.advance());
     readWatermark();
     current = new SourceBatch<>(batch, bound);
     currentTimestamp = earliest;

@@ -8,6 +8,7 @@ import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
 
 /**
  * Another {@link UnboundedSource}'s records, up to {@code maxRecords} of them in one {@link
@@ -23,7 +24,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <ul>
  *   <li>A batch holds the records that the wrapped reader had at hand: it ends when the reader has
- *       no next record yet, so a quiet source is not held back waiting for a full batch.
+ *       no next record yet, so a quiet source is not held back waiting for a full batch, and once
+ *       it has been gathered for {@code maxGathering}, so a source whose records keep coming just
+ *       in time for the next one (a live topic at a steady rate) hands on its records and its
+ *       watermark at that pace. Only a source with a backlog fills a batch to {@code maxRecords}.
  *   <li>The runner reads the watermark and takes checkpoints between elements, so between batches:
  *       a watermark read after a batch covers every record in it, as it would after its last
  *       record, and a checkpoint mark taken after a batch is the wrapped reader's mark after its
@@ -48,8 +52,10 @@ public final class BatchingUnboundedSource<T, CheckpointT extends UnboundedSourc
 
   private final UnboundedSource<T, CheckpointT> records;
   private final int maxRecords;
+  private final Duration maxGathering;
 
-  private BatchingUnboundedSource(UnboundedSource<T, CheckpointT> records, int maxRecords) {
+  private BatchingUnboundedSource(
+      UnboundedSource<T, CheckpointT> records, int maxRecords, Duration maxGathering) {
     if (records.requiresDeduping()) {
       throw new IllegalArgumentException(
           records + " needs its records deduplicated by id; a batch has no id of its own");
@@ -57,15 +63,22 @@ public final class BatchingUnboundedSource<T, CheckpointT extends UnboundedSourc
     if (maxRecords < 1) {
       throw new IllegalArgumentException("maxRecords: " + maxRecords + "; give 1 or more");
     }
+    if (!maxGathering.isLongerThan(Duration.ZERO)) {
+      throw new IllegalArgumentException("maxGathering: " + maxGathering + "; give more than 0");
+    }
     this.records = records;
     this.maxRecords = maxRecords;
+    this.maxGathering = maxGathering;
   }
 
-  /** {@code records}' records, up to {@code maxRecords} in one element. */
+  /**
+   * {@code records}' records in elements of up to {@code maxRecords}, each gathered for at most
+   * {@code maxGathering} once its first record is read.
+   */
   public static <T, CheckpointT extends UnboundedSource.CheckpointMark>
       BatchingUnboundedSource<T, CheckpointT> of(
-          UnboundedSource<T, CheckpointT> records, int maxRecords) {
-    return new BatchingUnboundedSource<>(records, maxRecords);
+          UnboundedSource<T, CheckpointT> records, int maxRecords, Duration maxGathering) {
+    return new BatchingUnboundedSource<>(records, maxRecords, maxGathering);
   }
 
   @Override
@@ -73,7 +86,7 @@ public final class BatchingUnboundedSource<T, CheckpointT extends UnboundedSourc
       int desiredNumSplits, PipelineOptions options) throws Exception {
     List<BatchingUnboundedSource<T, CheckpointT>> splits = new ArrayList<>();
     for (UnboundedSource<T, CheckpointT> split : records.split(desiredNumSplits, options)) {
-      splits.add(new BatchingUnboundedSource<>(split, maxRecords));
+      splits.add(new BatchingUnboundedSource<>(split, maxRecords, maxGathering));
     }
     return splits;
   }
@@ -81,14 +94,19 @@ public final class BatchingUnboundedSource<T, CheckpointT extends UnboundedSourc
   @Override
   public UnboundedReader<SourceBatch<T>> createReader(
       PipelineOptions options, @Nullable CheckpointT checkpointMark) throws IOException {
-    return new BatchingReader<>(this, records.createReader(options, checkpointMark), maxRecords);
+    return new BatchingReader<>(
+        this,
+        records.createReader(options, checkpointMark),
+        maxRecords,
+        maxGathering.getMillis() * 1_000_000L,
+        System::nanoTime);
   }
 
   /** The batching source of the split that a wrapped reader reads now. */
   BatchingUnboundedSource<T, CheckpointT> ofSplit(UnboundedSource<T, ?> split) {
     @SuppressWarnings("unchecked") // a reader's split has its source's checkpoint type
     UnboundedSource<T, CheckpointT> typed = (UnboundedSource<T, CheckpointT>) split;
-    return typed == records ? this : new BatchingUnboundedSource<>(typed, maxRecords);
+    return typed == records ? this : new BatchingUnboundedSource<>(typed, maxRecords, maxGathering);
   }
 
   @Override
@@ -103,6 +121,6 @@ public final class BatchingUnboundedSource<T, CheckpointT extends UnboundedSourc
 
   @Override
   public String toString() {
-    return records + " in batches of up to " + maxRecords;
+    return records + " in batches of up to " + maxRecords + " records and " + maxGathering;
   }
 }

@@ -11,14 +11,19 @@ import dev.tidemark.transforms.io.ScriptedSource.Position;
 import dev.tidemark.transforms.io.ScriptedSource.Step;
 import dev.tidemark.transforms.model.SourceBatch;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.CoderProperties;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class BatchingUnboundedSourceTest {
+
+  /** A bound by time that no batch of these tests reaches on the machine's clock. */
+  private static final Duration LONG = Duration.standardHours(1);
 
   @Test
   void aBatchHoldsUpToTheLimitInOrderAtItsEarliestTimestamp() throws Exception {
@@ -67,6 +72,55 @@ class BatchingUnboundedSourceTest {
   }
 
   @Test
+  void aBatchEndsOnceItHasBeenGatheredForItsLongestTime() throws Exception {
+    List<Step> script =
+        List.of(
+            Step.record("a", 1, 0),
+            Step.record("b", 2, 0),
+            Step.record("c", 3, 0),
+            Step.record("d", 4, 0),
+            Step.record("e", 5, 0));
+    ScriptedSource scripted = new ScriptedSource(script, false);
+    // A clock that moves 10 ms each time the reader looks at it, as a source whose records keep
+    // coming just in time would: 25 ms of gathering holds three records.
+    AtomicLong nanos = new AtomicLong();
+    UnboundedReader<SourceBatch<String>> reader =
+        new BatchingReader<>(
+            BatchingUnboundedSource.of(scripted, 100, Duration.millis(25)),
+            scripted.createReader(PipelineOptionsFactory.create(), null),
+            100,
+            Duration.millis(25).getMillis() * 1_000_000L,
+            () -> nanos.addAndGet(10_000_000L));
+
+    // (1) The first batch ends after 30 ms, with the records read by then and not one past them.
+    assertThat(reader.start(), is(true));
+    assertThat(
+        reader.getCurrent().records(),
+        contains(
+            TimestampedValue.of("a", new Instant(1)),
+            TimestampedValue.of("b", new Instant(2)),
+            TimestampedValue.of("c", new Instant(3))));
+    // (2) The next batch gathers for its own 25 ms, from d.
+    assertThat(reader.advance(), is(true));
+    assertThat(
+        reader.getCurrent().records(),
+        contains(
+            TimestampedValue.of("d", new Instant(4)), TimestampedValue.of("e", new Instant(5))));
+  }
+
+  @Test
+  void aBatchMustBeGatheredForSomeTime() {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                BatchingUnboundedSource.of(
+                    new ScriptedSource(List.of(), false), 10, Duration.ZERO));
+
+    assertThat(refused.getMessage(), containsString("maxGathering"));
+  }
+
+  @Test
   void theBoundIsTheHighestWatermarkGivenBeforeTheBatchAndNeverGoesBack() throws Exception {
     UnboundedReader<SourceBatch<String>> reader =
         reader(
@@ -107,7 +161,7 @@ class BatchingUnboundedSourceTest {
     // (1) Two steps read: a restore resumes at c, which is in no batch yet.
     assertThat(mark.steps(), equalTo(2));
     UnboundedReader<SourceBatch<String>> restored =
-        BatchingUnboundedSource.of(new ScriptedSource(script, false), 2)
+        BatchingUnboundedSource.of(new ScriptedSource(script, false), 2, LONG)
             .createReader(PipelineOptionsFactory.create(), mark);
     assertThat(restored.start(), is(true));
     assertThat(restored.getCurrent().records(), contains(TimestampedValue.of("c", new Instant(3))));
@@ -118,7 +172,7 @@ class BatchingUnboundedSourceTest {
     IllegalArgumentException refused =
         assertThrows(
             IllegalArgumentException.class,
-            () -> BatchingUnboundedSource.of(new ScriptedSource(List.of(), true), 10));
+            () -> BatchingUnboundedSource.of(new ScriptedSource(List.of(), true), 10, LONG));
 
     assertThat(refused.getMessage(), containsString("deduplicated by id"));
   }
@@ -132,13 +186,13 @@ class BatchingUnboundedSourceTest {
             new Instant(2));
 
     CoderProperties.coderDecodeEncodeEqual(
-        BatchingUnboundedSource.of(new ScriptedSource(List.of(), false), 10).getOutputCoder(),
+        BatchingUnboundedSource.of(new ScriptedSource(List.of(), false), 10, LONG).getOutputCoder(),
         batch);
   }
 
   private static UnboundedReader<SourceBatch<String>> reader(List<Step> script, int maxRecords)
       throws Exception {
-    return BatchingUnboundedSource.of(new ScriptedSource(script, false), maxRecords)
+    return BatchingUnboundedSource.of(new ScriptedSource(script, false), maxRecords, LONG)
         .createReader(PipelineOptionsFactory.create(), null);
   }
 }
