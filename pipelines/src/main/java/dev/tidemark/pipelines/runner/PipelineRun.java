@@ -163,11 +163,15 @@ public final class PipelineRun {
     // runner's could leave this run's options with another name than the one the job was given,
     // and a stop then finds "no running job" while the job runs. Bound here, before any thread.
     options.setJobName(options.getJobName());
-    submitted = restAddress.map(address -> SubmittedJob.named(options.getJobName(), address));
+    boolean onACluster = FlinkMasterCheck.isCluster(options.getFlinkMaster());
+    submitted =
+        restAddress.map(
+            address ->
+                onACluster
+                    ? SubmittedJob.named(options.getJobName(), address)
+                    : SubmittedJob.onItsOwnCluster(options.getJobName(), address));
     cluster =
-        FlinkMasterCheck.isCluster(options.getFlinkMaster())
-            ? submitted.map(job -> new ClusterWatch(job, options, err))
-            : Optional.empty();
+        onACluster ? submitted.map(job -> new ClusterWatch(job, options, err)) : Optional.empty();
     if (options.getDetached()) {
       options.setAttachedMode(false);
       pipeline.run();

@@ -24,11 +24,20 @@ final class SubmittedJob {
   }
 
   /**
-   * To be called before the submission: notes the jobs the REST API at {@code restAddress} lists
-   * now (none if it does not answer yet, as an embedded cluster's does not).
+   * To be called before the submission to a cluster: notes the jobs the REST API at {@code
+   * restAddress} lists now.
    */
   static SubmittedJob named(String name, String restAddress) {
     return new SubmittedJob(restAddress, name, FlinkJob.ids(restAddress));
+  }
+
+  /**
+   * The job of a run on Flink in its own process, whose REST API at {@code restAddress} starts with
+   * it: no job was there before, so nothing is asked (a first request would wait on the main thread
+   * for the HTTP client to start, to be refused).
+   */
+  static SubmittedJob onItsOwnCluster(String name, String restAddress) {
+    return new SubmittedJob(restAddress, name, Set.of());
   }
 
   /** The job, whatever its state, once the cluster lists it. */
