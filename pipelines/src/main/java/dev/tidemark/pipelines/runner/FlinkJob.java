@@ -52,6 +52,9 @@ final class FlinkJob {
 
   private static final String CAUSED_BY = "Caused by: ";
 
+  /** How many readings of the counters {@link #settledCounters} makes at the most. */
+  private static final int MAX_SETTLING_READS = 10;
+
   private final String api;
   private final String id;
 
@@ -266,6 +269,25 @@ final class FlinkJob {
       }
     }
     return counters;
+  }
+
+  /**
+   * The job's counters once two readings, {@code refreshes} refreshes of the REST API's metrics
+   * apart, agree: the metrics of the bundles that ended last are in. Counters that still change
+   * after {@link #MAX_SETTLING_READS} readings are taken as they are then, so a run always ends.
+   */
+  Map<String, Long> settledCounters(int refreshes) throws IOException, InterruptedException {
+    long betweenReadings = refreshes * metricsRefreshMillis();
+    Map<String, Long> previous = counters();
+    for (int read = 1; read < MAX_SETTLING_READS; read++) {
+      Thread.sleep(betweenReadings);
+      Map<String, Long> current = counters();
+      if (current.equals(previous)) {
+        return current;
+      }
+      previous = current;
+    }
+    return previous;
   }
 
   /**

@@ -13,12 +13,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.flink.runtime.client.JobCancellationException;
 import org.apache.flink.util.ExceptionUtils;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,10 +32,11 @@ import org.slf4j.LoggerFactory;
  *   <li>It reads a socket with {@code ?reconnect=false} on Flink. When the sender closes, every
  *       window fires and every result reaches its sink, but Flink keeps the job running for the
  *       Impulse that started the socket's reader (Beam's FlinkRunner cannot let it finish: the
- *       reader's pending timers would be dropped). A watcher asks Flink's REST API once a second
- *       whether every operator has seen the end of its input; after that, once two readings of the
- *       counts one refresh of the REST API's metrics apart agree (every bundle has been written and
- *       its metrics reported), it takes the counts and cancels the job: summary, exit 0.
+ *       reader's pending timers would be dropped). A watcher ({@link EndOfInputWatch}) asks Flink's
+ *       REST API once a second whether every operator has seen the end of its input; after that,
+ *       once two readings of the counts one refresh of the REST API's metrics apart agree (every
+ *       bundle has been written and its metrics reported), it takes the counts and cancels the job:
+ *       summary, exit 0.
  *   <li>SIGTERM or Ctrl-C: the job is cancelled (on the DirectRunner through its result, on Flink
  *       through the REST API, embedded or on a cluster) and the summary of what it processed so far
  *       is printed, marked as stopped; the JVM exits with 128 + the signal's number (143 for
@@ -74,15 +75,12 @@ public final class PipelineRun {
    */
   private static final Duration RUNNING_JOB_WAIT = Duration.ofSeconds(10);
 
-  /** How many readings of the counters {@link #settledCounters} makes at the most. */
-  private static final int MAX_SETTLING_READS = 10;
-
   private static final String STOPPED_NOTE = " (stopped by a signal: counts up to the stop)";
 
   private final TidemarkOptions options;
   private final PrintStream err;
   private final AtomicBoolean summarized = new AtomicBoolean();
-  private final AtomicReference<Map<String, Long>> drained = new AtomicReference<>();
+  private final EndOfInputWatch endOfInput = new EndOfInputWatch(this::job);
 
   /**
    * The summary of a Flink job that ended by itself, once its result is in: what a stop says when
@@ -189,7 +187,7 @@ public final class PipelineRun {
     List<Thread> watchers = new ArrayList<>();
     if (options.getShutdownSourcesAfterIdleMs() == Long.MAX_VALUE) {
       // Only a source started from Impulse keeps the job running after the end of its input.
-      watchers.add(daemon(this::cancelOnceDrained, "tidemark-end-of-input"));
+      watchers.add(daemon(endOfInput::cancelOnceDrained, "tidemark-end-of-input"));
     }
     if (cluster.isPresent()) {
       watchers.add(daemon(cluster.get()::announceAndFollow, "tidemark-job"));
@@ -204,7 +202,7 @@ public final class PipelineRun {
       }
       return state == PipelineResult.State.DONE ? 0 : FAILED;
     } catch (RuntimeException e) {
-      Map<String, Long> counters = drained.get();
+      @Nullable Map<String, Long> counters = endOfInput.drainedCounters();
       if (counters != null && summarized.compareAndSet(false, true)) {
         err.println(RunSummary.of(counters));
         return 0;
@@ -238,76 +236,11 @@ public final class PipelineRun {
   }
 
   /**
-   * The watcher: cancels the job once every operator has seen the end of its input. A question the
-   * REST API does not answer (a busy JobManager answers late, a job still starting has no vertices
-   * to ask about) is asked again a second later: giving up would leave the job running for ever.
-   */
-  private void cancelOnceDrained() {
-    boolean warned = false;
-    try {
-      while (!Thread.currentThread().isInterrupted()) {
-        Thread.sleep(1_000);
-        try {
-          if (cancelIfDrained()) {
-            return;
-          }
-        } catch (IOException e) {
-          if (!warned) {
-            LOG.warn("Flink's REST API did not answer ({}); asking again", e.getMessage());
-            warned = true;
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      // The run ended first.
-    }
-  }
-
-  /**
-   * Cancels the job if every operator has seen the end of its input, once the counts its last
-   * bundles reported have reached the REST API; whether it did.
-   */
-  private boolean cancelIfDrained() throws IOException, InterruptedException {
-    Optional<FlinkJob> job = job();
-    if (job.isEmpty() || !job.get().hasSeenTheEndOfItsInput()) {
-      return false;
-    }
-    // Two refreshes apart: the API fetches metrics from the TaskManagers when asked, at most once a
-    // refresh, and answers with what it had, so two readings one refresh apart can both answer one
-    // fetch made before the last bundle ended ("5 records in, 0 results out" at the end of a
-    // socket's input, once in CI). The job has ended its work; the wait costs only time.
-    drained.set(settledCounters(job.get(), 2));
-    LOG.info("every operator has seen the end of its input; ending the job");
-    job.get().cancel();
-    return true;
-  }
-
-  /**
-   * The job's counters once two readings, {@code refreshes} refreshes of the REST API's metrics
-   * apart, agree: the metrics of the bundles that ended last are in. Counters that still change
-   * after {@link #MAX_SETTLING_READS} readings are taken as they are then, so a run always ends.
-   */
-  private static Map<String, Long> settledCounters(FlinkJob job, int refreshes)
-      throws IOException, InterruptedException {
-    long betweenReadings = refreshes * job.metricsRefreshMillis();
-    Map<String, Long> previous = job.counters();
-    for (int read = 1; read < MAX_SETTLING_READS; read++) {
-      Thread.sleep(betweenReadings);
-      Map<String, Long> current = job.counters();
-      if (current.equals(previous)) {
-        return current;
-      }
-      previous = current;
-    }
-    return previous;
-  }
-
-  /**
    * The shutdown hook on Flink: the counts so far, once the REST API has those of the bundles that
-   * ended last ({@link #settledCounters}), then the cancel and the summary.
+   * ended last ({@link FlinkJob#settledCounters}), then the cancel and the summary.
    */
   private void stopOnFlink() {
-    if (drained.get() != null || !summarized.compareAndSet(false, true)) {
+    if (endOfInput.drainedCounters() != null || !summarized.compareAndSet(false, true)) {
       return;
     }
     cluster.ifPresent(ClusterWatch::releaseLifeline);
@@ -333,7 +266,7 @@ public final class PipelineRun {
     try {
       // One refresh apart: a stopped job still runs until the cancel, so its counters seldom agree,
       // and the readings only put the cancel off.
-      Map<String, Long> counters = settledCounters(job.get(), 1);
+      Map<String, Long> counters = job.get().settledCounters(1);
       job.get().cancel();
       err.println(RunSummary.of(counters) + STOPPED_NOTE);
     } catch (IOException e) {
