@@ -143,7 +143,8 @@ public final class JoinPipeline {
         JoinPipeline::json,
         row -> null,
         settings.sinks().results());
-    WriteOutputs.late("Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), settings.sinks().late());
+    WriteOutputs.lateFollowingTheClient(
+        "Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), settings.sinks().late());
     WriteOutputs.late("Coupons", joined.get(LeftJoinPerWindow.LATE_RIGHT), settings.sinks().late());
     WriteOutputs.deadLetters(joined.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
   }

@@ -42,7 +42,8 @@ final class PerWindowCounts {
     PCollectionTuple counted = pipeline.apply("CountPerWindow", new CountsOfSource(settings));
     WriteOutputs.results(
         counted.get(CountPerWindow.RESULTS), toJson, keyOf, settings.sinks().results());
-    WriteOutputs.late("", counted.get(CountPerWindow.LATE), settings.sinks().late());
+    WriteOutputs.lateFollowingTheClient(
+        "", counted.get(CountPerWindow.LATE), settings.sinks().late());
     WriteOutputs.deadLetters(counted.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
   }
 }

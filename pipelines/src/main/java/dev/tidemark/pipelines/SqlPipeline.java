@@ -118,7 +118,8 @@ public final class SqlPipeline {
             .apply("SelectAndHaving", ParDo.of(new SqlResultsFn(query)))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
     WriteOutputs.results(rows, KV::getValue, KV::getKey, settings.sinks().results());
-    WriteOutputs.late("", decided.get(CountPerWindow.LATE), settings.sinks().late());
+    WriteOutputs.lateFollowingTheClient(
+        "", decided.get(CountPerWindow.LATE), settings.sinks().late());
     WriteOutputs.deadLetters(decided.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
     return pipeline;
   }

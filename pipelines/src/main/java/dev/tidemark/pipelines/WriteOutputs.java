@@ -16,7 +16,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * How every pipeline writes its three outputs: results, late records, dead letters. Each is
- * formatted by the step that writes it ({@link Sink#write}).
+ * formatted by the step that writes it ({@link Sink#write}). Beside the first of its late records'
+ * writes, every pipeline follows the client that waits for it ({@link ClientLifelineFn}).
  */
 final class WriteOutputs {
 
@@ -31,13 +32,19 @@ final class WriteOutputs {
       SerializableFunction<T, String> toJson,
       SerializableFunction<T, @Nullable String> keyOf,
       Sink sink) {
-    results
-        .apply("FollowTheClient", ParDo.of(new ClientLifelineFn<T>()))
-        .setCoder(results.getCoder())
-        .apply(
-            "WriteResults",
-            sink.write(
-                "results", new Lines<>(counting(TidemarkMetrics.resultsOut(), toJson), keyOf)));
+    results.apply(
+        "WriteResults",
+        sink.write("results", new Lines<>(counting(TidemarkMetrics.resultsOut(), toJson), keyOf)));
+  }
+
+  /**
+   * Writes late records as JSON lines, each keyed by where it came from, if known, and follows the
+   * client that waits for the job from a step beside the write ({@link ClientLifelineFn}): where
+   * fewest elements pass, in the step that ends last.
+   */
+  static void lateFollowingTheClient(String name, PCollection<Expired<Event>> late, Sink sink) {
+    late.apply("FollowTheClient", ParDo.of(new ClientLifelineFn<>()));
+    late(name, late, sink);
   }
 
   /** Writes late records as JSON lines, each keyed by where it came from, if known. */

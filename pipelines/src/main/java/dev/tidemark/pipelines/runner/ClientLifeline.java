@@ -21,7 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * not know there is a job to find and cancel.
  *
  * <p>The client listens on the address it reaches the JobManager from; each instance of the job's
- * result-writing step connects to it. On every connection the client writes one line per {@link
+ * step that follows it connects to it. On every connection the client writes one line per {@link
  * #BEAT}: {@code job <id>} once it knows the job's id, else {@code alive}; and {@code bye} when it
  * ends on purpose (its job ended, or it cancelled it). A connection that closes without {@code
  * bye}, or is silent for {@link #SILENCE}, means the client is gone: killed, its terminal closed,

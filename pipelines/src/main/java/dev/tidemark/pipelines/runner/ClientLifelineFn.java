@@ -15,18 +15,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job's end of the line to the client that waits for it ({@link ClientLifeline}): passes each
- * element on unchanged, and, in a job whose client waits for it on a cluster, follows that client
- * from a thread of its own while the step runs. When the client goes without saying {@code bye}
- * (killed, its terminal closed, its machine lost), it says so once, in the TaskManager's log, with
- * how to find and cancel the job, which runs on. Each parallel instance of the step follows the
- * client, so a job at parallelism N says it once per instance.
+ * The job's end of the line to the client that waits for it ({@link ClientLifeline}): in a job
+ * whose client waits for it on a cluster, follows that client from a thread of its own while the
+ * step runs. When the client goes without saying {@code bye} (killed, its terminal closed, its
+ * machine lost), it says so once, in the TaskManager's log, with how to find and cancel the job,
+ * which runs on. Each parallel instance of the step follows the client, so a job at parallelism N
+ * says it once per instance.
  *
- * <p>It stands before the results' sink, which every pipeline has and where few elements pass.
- * Without a client to follow (a local run, a detached submission, a job submitted by Flink's own
- * tools) it only passes elements on.
+ * <p>It is a step of its own beside the write of the job's late records, and outputs nothing: late
+ * records come from the step that decides panes, which runs as long as the job has results to give,
+ * and they are few. Each element that passes a step costs a bundle of its own on Flink when rows
+ * must come at the watermark's pace, and so it stands beside the step where fewest elements pass,
+ * not before the results' sink. Without a client to follow (a local run, a detached submission, a
+ * job submitted by Flink's own tools) it does nothing.
+ *
+ * @param <T> the elements beside whose write it stands, which it ignores
  */
-public final class ClientLifelineFn<T> extends DoFn<T, T> {
+public final class ClientLifelineFn<T> extends DoFn<T, Void> {
 
   private static final long serialVersionUID = 1L;
 
@@ -50,10 +55,9 @@ public final class ClientLifelineFn<T> extends DoFn<T, T> {
     }
   }
 
+  /** The step beside this one writes the element. */
   @ProcessElement
-  public void process(@Element T element, OutputReceiver<T> out) {
-    out.output(element);
-  }
+  public void process() {}
 
   @Teardown
   public void tearDown() throws IOException {

@@ -1,0 +1,118 @@
+package dev.tidemark.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.tidemark.pipelines.io.OutputSinks;
+import dev.tidemark.pipelines.io.PipelineInput;
+import dev.tidemark.pipelines.io.UnaskedKafka;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.time.ZoneId;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.runners.TransformHierarchy;
+import org.apache.beam.sdk.values.PValue;
+import org.joda.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Where each pipeline follows the client that waits for it ({@code runner.ClientLifelineFn}): in
+ * one step, beside the write of the late records, and not in the results' path. On Flink each step
+ * a row passes costs the row a bundle of its own and a pass over the step's metrics; a step before
+ * the results' write took about a tenth of the pane task's time in a Kafka backlog.
+ */
+class ClientLifelineStepTest {
+
+  static Stream<Arguments> pipelines() {
+    return Stream.of(
+        Arguments.of("count", CountPipeline.build(options(CountPipeline.Options.class))),
+        Arguments.of("metrics", MetricsPipeline.build(options(MetricsPipeline.Options.class))),
+        Arguments.of("join", JoinPipeline.build(options(JoinPipeline.Options.class))),
+        Arguments.of("sql", SqlPipeline.build(options(SqlPipeline.Options.class))),
+        Arguments.of("metrics of a Kafka topic", metricsOfATopic()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("pipelines")
+  void theClientIsFollowedBesideTheLateRecordsWriteNotBeforeTheResultsWrite(
+      String name, Pipeline pipeline) {
+    Map<String, List<PValue>> steps = inputsOfEachStep(pipeline);
+    Map<PValue, String> producers = producerOfEachOutput(pipeline);
+
+    List<String> following = named(steps, "FollowTheClient/");
+    assertThat(following, hasSize(1));
+    PValue followed = only(steps.get(following.get(0)));
+    assertThat(
+        "a late records' write takes the same elements",
+        named(steps, "WriteLate").stream().anyMatch(step -> steps.get(step).contains(followed)),
+        equalTo(true));
+
+    PValue results = only(steps.get(named(steps, "WriteResults/").get(0)));
+    assertThat(producers.get(results), not(startsWith("FollowTheClient")));
+  }
+
+  private static List<String> named(Map<String, List<PValue>> steps, String prefix) {
+    return steps.keySet().stream().filter(step -> step.startsWith(prefix)).toList();
+  }
+
+  private static PValue only(List<PValue> inputs) {
+    assertThat(inputs, hasSize(1));
+    return inputs.get(0);
+  }
+
+  /** Each primitive step's full name, with its inputs, in topological order. */
+  private static Map<String, List<PValue>> inputsOfEachStep(Pipeline pipeline) {
+    Map<String, List<PValue>> inputs = new LinkedHashMap<>();
+    pipeline.traverseTopologically(
+        new Pipeline.PipelineVisitor.Defaults() {
+          @Override
+          public void visitPrimitiveTransform(TransformHierarchy.Node node) {
+            inputs.put(node.getFullName(), List.copyOf(node.getInputs().values()));
+          }
+        });
+    return inputs;
+  }
+
+  /** The full name of the primitive step that produces each of a pipeline's collections. */
+  private static Map<PValue, String> producerOfEachOutput(Pipeline pipeline) {
+    Map<PValue, String> producers = new HashMap<>();
+    pipeline.traverseTopologically(
+        new Pipeline.PipelineVisitor.Defaults() {
+          @Override
+          public void visitPrimitiveTransform(TransformHierarchy.Node node) {
+            node.getOutputs().values().forEach(output -> producers.put(output, node.getFullName()));
+          }
+        });
+    return producers;
+  }
+
+  private static <T extends PipelineOptions> T options(Class<T> type) {
+    return PipelineOptionsFactory.fromArgs().as(type);
+  }
+
+  private static Pipeline metricsOfATopic() {
+    Pipeline pipeline = Pipeline.create(PipelineOptionsFactory.create());
+    PerWindowCounts.assemble(
+        pipeline,
+        new PerWindowCounts.Settings(
+            UnaskedKafka.topic("stats", PipelineInput.METRICS),
+            MetricsPipeline.FORMAT,
+            UnaskedKafka.EVENT_TIME,
+            EventTimeWindowing.fixed(Duration.standardSeconds(1)),
+            new OutputSinks(new CollectingSink(), new CollectingSink(), new CollectingSink())),
+        result -> MetricsPipeline.json(result, ZoneId.of("UTC")),
+        MetricsPipeline::windowKey);
+    return pipeline;
+  }
+}
