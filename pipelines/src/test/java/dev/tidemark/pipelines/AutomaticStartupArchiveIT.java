@@ -43,6 +43,13 @@ class AutomaticStartupArchiveIT {
   private static final String PLANNER =
       " org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv$BeamSqlEnvBuilder$$Lambda$";
 
+  /**
+   * The class of Flink's RPC system: Flink's own loader would load it from a jar it unpacks for
+   * each run, never from the archive ({@code runner.ClassPathRpcSystemLoader}).
+   */
+  private static final String PEKKO_RPC_SYSTEM =
+      " org.apache.flink.runtime.rpc.pekko.PekkoRpcSystem";
+
   /** A class a run loads once its job reads the socket, after it has built the job. */
   private static final String SOCKET_READER = " dev.tidemark.transforms.io.ReadSocketLinesFn ";
 
@@ -78,6 +85,10 @@ class AutomaticStartupArchiveIT {
     assertThat(
         "a JVM that ran count with the jar's classes from the archive",
         loadLogsWith("loads-", " dev.tidemark.pipelines.CountPipeline source: shared objects file"),
+        hasSize(1));
+    assertThat(
+        "Flink's RPC system loaded from the jar's class path, and so from the archive too",
+        loadLogsWith("loads-", PEKKO_RPC_SYSTEM + " source: shared objects file"),
         hasSize(1));
 
     try (LineServer server = new LineServer()) {

@@ -16,12 +16,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>An embedded cluster closes by itself once its job has ended, after the job's result has
  * reached the client: Flink's per-job MiniCluster starts closing when the result is known and does
- * not wait for that to finish. The last thing it closes is its RPC system, which then closes the
- * class loader of the jar it unpacked into {@code io.tmp.dirs} and deletes that jar. A JVM that
- * exits before that runs the JVM shutdown hook of each actor system still up, and a hook that loads
- * a class after its class loader has closed prints a {@code NoClassDefFoundError} after the run's
- * summary. So {@link #close} first waits, up to {@link #CLUSTER_CLOSE_WAIT}, until no such jar is
- * left in the directory: until the cluster has closed.
+ * not wait for that to finish. When Flink's own loader loaded its RPC system, the last thing it
+ * closes is that system, which then closes the class loader of the jar it unpacked into {@code
+ * io.tmp.dirs} and deletes that jar. A JVM that exits before that runs the JVM shutdown hook of
+ * each actor system still up, and a hook that loads a class after its class loader has closed
+ * prints a {@code NoClassDefFoundError} after the run's summary. So {@link #close} first waits, up
+ * to {@link #CLUSTER_CLOSE_WAIT}, until no such jar is left in the directory: until the cluster has
+ * closed. {@code tidemark.jar} loads the system from its own class path ({@link
+ * ClassPathRpcSystemLoader}), whose classes stay loaded: there is no such jar, and no wait.
  */
 public final class RunDirectory implements AutoCloseable {
 

@@ -24,9 +24,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the tests' {@code META-INF/services}, comes before Pekko's (priority 0), asks Pekko's loader
  * once, and gives every cluster the same system, which a cluster's close leaves open. It is the
  * very RPC system Flink would load, loaded once per JVM; the shaded jar has no test classes and
- * loads it as Flink does, once for the one cluster of a run. The JobManager and TaskManagers that
- * the ITs start on the test class path find this loader too, and load the system once, as they
- * would anyway. Its jar goes when the JVM exits.
+ * loads it from its own class path, once for the one cluster of a run. The JobManager and
+ * TaskManagers that the ITs start on the test class path find this loader too, and load the system
+ * once, as they would anyway. Its jar goes when the JVM exits.
  */
 public final class SharedRpcSystemLoader implements RpcSystemLoader {
 
