@@ -6,11 +6,6 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
-import dev.tidemark.pipelines.io.OutputSinks;
-import dev.tidemark.pipelines.io.PipelineInput;
-import dev.tidemark.pipelines.io.UnaskedKafka;
-import dev.tidemark.transforms.windowing.EventTimeWindowing;
-import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +16,6 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.runners.TransformHierarchy;
 import org.apache.beam.sdk.values.PValue;
-import org.joda.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,7 +34,7 @@ class ClientLifelineStepTest {
         Arguments.of("metrics", MetricsPipeline.build(options(MetricsPipeline.Options.class))),
         Arguments.of("join", JoinPipeline.build(options(JoinPipeline.Options.class))),
         Arguments.of("sql", SqlPipeline.build(options(SqlPipeline.Options.class))),
-        Arguments.of("metrics of a Kafka topic", metricsOfATopic()));
+        Arguments.of("metrics of a Kafka topic", LiveKafkaStepsTest.metricsOfATopic()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -99,20 +93,5 @@ class ClientLifelineStepTest {
 
   private static <T extends PipelineOptions> T options(Class<T> type) {
     return PipelineOptionsFactory.fromArgs().as(type);
-  }
-
-  private static Pipeline metricsOfATopic() {
-    Pipeline pipeline = Pipeline.create(PipelineOptionsFactory.create());
-    PerWindowCounts.assemble(
-        pipeline,
-        new PerWindowCounts.Settings(
-            UnaskedKafka.topic("stats", PipelineInput.METRICS),
-            MetricsPipeline.FORMAT,
-            UnaskedKafka.EVENT_TIME,
-            EventTimeWindowing.fixed(Duration.standardSeconds(1)),
-            new OutputSinks(new CollectingSink(), new CollectingSink(), new CollectingSink())),
-        result -> MetricsPipeline.json(result, ZoneId.of("UTC")),
-        MetricsPipeline::windowKey);
-    return pipeline;
   }
 }

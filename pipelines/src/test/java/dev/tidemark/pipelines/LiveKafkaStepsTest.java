@@ -30,10 +30,9 @@ class LiveKafkaStepsTest {
 
   private static final EventTimeSettings EVENT_TIME = UnaskedKafka.EVENT_TIME;
 
-  @Test
-  void theRecordsAreParsedWhereTheyAreGatheredAndNoOtherStepComesBeforeThePaneStep() {
+  /** {@code metrics} of a topic, built with the sinks of a test. */
+  static Pipeline metricsOfATopic() {
     Pipeline pipeline = Pipeline.create(PipelineOptionsFactory.create());
-
     PerWindowCounts.assemble(
         pipeline,
         new PerWindowCounts.Settings(
@@ -44,6 +43,12 @@ class LiveKafkaStepsTest {
             collectingSinks()),
         result -> MetricsPipeline.json(result, ZoneId.of("UTC")),
         MetricsPipeline::windowKey);
+    return pipeline;
+  }
+
+  @Test
+  void theRecordsAreParsedWhereTheyAreGatheredAndNoOtherStepComesBeforeThePaneStep() {
+    Pipeline pipeline = metricsOfATopic();
 
     // The primitive steps of the count, outside the source's own read.
     List<String> steps = PipelineSteps.of(pipeline);
