@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Where each pipeline follows the client that waits for it ({@code runner.ClientLifelineFn}): in
  * one step, beside the write of the late records, and not in the results' path. On Flink each step
- * a row passes costs the row a bundle of its own and a pass over the step's metrics; a step before
- * the results' write took about a tenth of the pane task's time in a Kafka backlog.
+ * a row passes costs the row a bundle of its own and a pass over the step's metrics, which a step
+ * before the results' write added to every row.
  */
 class ClientLifelineStepTest {
 

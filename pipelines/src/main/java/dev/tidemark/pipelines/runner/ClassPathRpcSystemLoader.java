@@ -17,7 +17,7 @@ import org.apache.flink.runtime.rpc.RpcSystemLoader;
  * #getLoadPriority}), finds the system there. Its classes then come from the jar's startup archive
  * like the rest, already parsed and verified, and nothing is unpacked: loading the system and
  * starting the cluster's RPC service took 0.42 to 0.50 s this way against 1.10 to 1.14 s Flink's
- * way, in JVMs that map an archive of the classes they load (Flink 1.19, Java 17, this 2-core
+ * way, in JVMs that map an archive of the classes they load (Flink 1.19, Java 17, a 2-core
  * machine). Written by hand: Flink has no loader that takes the system from the class path.
  *
  * <p>Where the system is not on the class path (the job jar, which a cluster runs with its own; the

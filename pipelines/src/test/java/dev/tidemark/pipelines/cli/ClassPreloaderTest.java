@@ -65,7 +65,7 @@ class ClassPreloaderTest {
     }
 
     assertThat(
-        "classes the list names that the code no longer has (run pipelines/preload-classes.sh"
+        "classes the list names that the jar no longer has (run pipelines/preload-classes.sh"
             + " after mvn -q -DskipTests package)",
         gone,
         empty());
