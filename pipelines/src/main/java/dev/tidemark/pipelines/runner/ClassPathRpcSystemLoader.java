@@ -25,7 +25,11 @@ import org.apache.flink.runtime.rpc.RpcSystemLoader;
  */
 public final class ClassPathRpcSystemLoader implements RpcSystemLoader {
 
-  /** Before Flink's own loader (0), and before any other the tests list. */
+  /**
+   * Before Flink's own loader (0). Flink walks its loaders' priority queue with its iterator, which
+   * gives only the lowest first: the tests' shared loader is lower still (-3), so that this one,
+   * which finds no system on their class path, never puts Pekko's ahead of it.
+   */
   @Override
   public int getLoadPriority() {
     return -2;

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.tidemark.transforms.testing.SharedRpcSystemLoader;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.rpc.RpcSystem;
 import org.apache.flink.runtime.rpc.pekko.PekkoRpcSystemLoader;
@@ -23,6 +24,17 @@ class ClassPathRpcSystemLoaderTest {
     assertThat(
         new ClassPathRpcSystemLoader().getLoadPriority(),
         lessThan(new PekkoRpcSystemLoader().getLoadPriority()));
+  }
+
+  /**
+   * Flink asks the lowest loader first and the others in no particular order: the tests' shared
+   * loader must be the lowest, or some clusters of the suite unpack Pekko's jar again.
+   */
+  @Test
+  void theTestsSharedLoaderIsAskedFirst() {
+    assertThat(
+        new SharedRpcSystemLoader().getLoadPriority(),
+        lessThan(new ClassPathRpcSystemLoader().getLoadPriority()));
   }
 
   @Test

@@ -20,21 +20,27 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * own loader unpacks its RPC jar (22 MB of Pekko and Scala) into a new file and loads those classes
  * again into a new class loader; the suite runs a few hundred pipelines on embedded Flink, and paid
  * that each time, a second or more of CPU on this 2-core machine. Flink asks each {@link
- * RpcSystemLoader} on the class path in order of load priority, lowest first: this one, listed in
- * the tests' {@code META-INF/services}, comes before Pekko's (priority 0), asks Pekko's loader
- * once, and gives every cluster the same system, which a cluster's close leaves open. It is the
- * very RPC system Flink would load, loaded once per JVM; the shaded jar has no test classes and
- * loads it from its own class path, once for the one cluster of a run. The JobManager and
- * TaskManagers that the ITs start on the test class path find this loader too, and load the system
- * once, as they would anyway. Its jar goes when the JVM exits.
+ * RpcSystemLoader} on the class path, the lowest load priority first: this one, listed in the
+ * tests' {@code META-INF/services}, comes before Pekko's (priority 0), asks Pekko's loader once,
+ * and gives every cluster the same system, which a cluster's close leaves open. It is the very RPC
+ * system Flink would load, loaded once per JVM; the shaded jar has no test classes and loads it
+ * from its own class path, once for the one cluster of a run. The JobManager and TaskManagers that
+ * the ITs start on the test class path find this loader too, and load the system once, as they
+ * would anyway. Its jar goes when the JVM exits.
  */
 public final class SharedRpcSystemLoader implements RpcSystemLoader {
 
   private static @Nullable RpcSystem shared;
 
+  /**
+   * The lowest of every loader a test JVM may list: Flink asks its loaders by walking a priority
+   * queue with its iterator, which gives the lowest first and the rest in no particular order. With
+   * the pipelines' loader on the class path too (-2, which finds no system there), Pekko's came
+   * second in some JVMs, and their clusters unpacked the RPC jar again.
+   */
   @Override
   public int getLoadPriority() {
-    return -1;
+    return -3;
   }
 
   @Override
