@@ -29,20 +29,15 @@ final class BatchingReader<T> extends UnboundedReader<SourceBatch<T>> {
   private boolean batchRead;
 
   /**
-   * Reads {@code records} into batches of up to {@code maxRecords} records, each gathered for at
-   * most {@code maxGatheringNanos} by {@code nanoTime} (a test's own clock, or {@link
-   * System#nanoTime}).
+   * Reads {@code records} into batches of up to {@code source}'s most records, each gathered for at
+   * most its longest time by {@code nanoTime} (a test's own clock, or {@link System#nanoTime}).
    */
   BatchingReader(
-      BatchingUnboundedSource<T, ?> source,
-      UnboundedReader<T> records,
-      int maxRecords,
-      long maxGatheringNanos,
-      LongSupplier nanoTime) {
+      BatchingUnboundedSource<T, ?> source, UnboundedReader<T> records, LongSupplier nanoTime) {
     this.source = source;
     this.records = records;
-    this.maxRecords = maxRecords;
-    this.maxGatheringNanos = maxGatheringNanos;
+    this.maxRecords = source.maxRecords();
+    this.maxGatheringNanos = source.maxGatheringNanos();
     this.nanoTime = nanoTime;
   }
 

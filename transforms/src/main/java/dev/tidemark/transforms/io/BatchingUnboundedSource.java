@@ -95,11 +95,17 @@ public final class BatchingUnboundedSource<T, CheckpointT extends UnboundedSourc
   public UnboundedReader<SourceBatch<T>> createReader(
       PipelineOptions options, @Nullable CheckpointT checkpointMark) throws IOException {
     return new BatchingReader<>(
-        this,
-        records.createReader(options, checkpointMark),
-        maxRecords,
-        maxGathering.getMillis() * 1_000_000L,
-        System::nanoTime);
+        this, records.createReader(options, checkpointMark), System::nanoTime);
+  }
+
+  /** Records in one batch at most. */
+  int maxRecords() {
+    return maxRecords;
+  }
+
+  /** How long one batch is gathered at most, in nanoseconds. */
+  long maxGatheringNanos() {
+    return maxGathering.getMillis() * 1_000_000L;
   }
 
   /** The batching source of the split that a wrapped reader reads now. */

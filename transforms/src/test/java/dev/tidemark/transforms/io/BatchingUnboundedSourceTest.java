@@ -38,16 +38,11 @@ class BatchingUnboundedSourceTest {
 
     // (1) The first batch is full: three records, each at its own timestamp, at the earliest.
     assertThat(reader.start(), is(true));
-    assertThat(
-        reader.getCurrent().records(),
-        contains(
-            TimestampedValue.of("a", new Instant(30)),
-            TimestampedValue.of("b", new Instant(10)),
-            TimestampedValue.of("c", new Instant(20))));
+    assertThat(reader.getCurrent().records(), contains(at("a", 30), at("b", 10), at("c", 20)));
     assertThat(reader.getCurrentTimestamp(), equalTo(new Instant(10)));
     // (2) A full batch did not read past its last record: the next one starts at d.
     assertThat(reader.advance(), is(true));
-    assertThat(reader.getCurrent().records(), contains(TimestampedValue.of("d", new Instant(40))));
+    assertThat(reader.getCurrent().records(), contains(at("d", 40)));
     // (3) Nothing more to read.
     assertThat(reader.advance(), is(false));
   }
@@ -62,13 +57,10 @@ class BatchingUnboundedSourceTest {
 
     // (1) A quiet source is not waited for: the batch is what was at hand.
     assertThat(reader.start(), is(true));
-    assertThat(reader.getCurrent().records(), contains(TimestampedValue.of("a", new Instant(1))));
+    assertThat(reader.getCurrent().records(), contains(at("a", 1)));
     // (2) The next batch starts with the records that came after the gap.
     assertThat(reader.advance(), is(true));
-    assertThat(
-        reader.getCurrent().records(),
-        contains(
-            TimestampedValue.of("b", new Instant(2)), TimestampedValue.of("c", new Instant(3))));
+    assertThat(reader.getCurrent().records(), contains(at("b", 2), at("c", 3)));
   }
 
   @Test
@@ -88,24 +80,14 @@ class BatchingUnboundedSourceTest {
         new BatchingReader<>(
             BatchingUnboundedSource.of(scripted, 100, Duration.millis(25)),
             scripted.createReader(PipelineOptionsFactory.create(), null),
-            100,
-            Duration.millis(25).getMillis() * 1_000_000L,
             () -> nanos.addAndGet(10_000_000L));
 
     // (1) The first batch ends after 30 ms, with the records read by then and not one past them.
     assertThat(reader.start(), is(true));
-    assertThat(
-        reader.getCurrent().records(),
-        contains(
-            TimestampedValue.of("a", new Instant(1)),
-            TimestampedValue.of("b", new Instant(2)),
-            TimestampedValue.of("c", new Instant(3))));
+    assertThat(reader.getCurrent().records(), contains(at("a", 1), at("b", 2), at("c", 3)));
     // (2) The next batch gathers for its own 25 ms, from d.
     assertThat(reader.advance(), is(true));
-    assertThat(
-        reader.getCurrent().records(),
-        contains(
-            TimestampedValue.of("d", new Instant(4)), TimestampedValue.of("e", new Instant(5))));
+    assertThat(reader.getCurrent().records(), contains(at("d", 4), at("e", 5)));
   }
 
   @Test
@@ -164,7 +146,7 @@ class BatchingUnboundedSourceTest {
         BatchingUnboundedSource.of(new ScriptedSource(script, false), 2, LONG)
             .createReader(PipelineOptionsFactory.create(), mark);
     assertThat(restored.start(), is(true));
-    assertThat(restored.getCurrent().records(), contains(TimestampedValue.of("c", new Instant(3))));
+    assertThat(restored.getCurrent().records(), contains(at("c", 3)));
   }
 
   @Test
@@ -179,15 +161,16 @@ class BatchingUnboundedSourceTest {
 
   @Test
   void aBatchSurvivesItsCoder() throws Exception {
-    SourceBatch<String> batch =
-        new SourceBatch<>(
-            List.of(
-                TimestampedValue.of("a", new Instant(5)), TimestampedValue.of("b", new Instant(3))),
-            new Instant(2));
+    SourceBatch<String> batch = new SourceBatch<>(List.of(at("a", 5), at("b", 3)), new Instant(2));
 
     CoderProperties.coderDecodeEncodeEqual(
         BatchingUnboundedSource.of(new ScriptedSource(List.of(), false), 10, LONG).getOutputCoder(),
         batch);
+  }
+
+  /** A record of a batch: {@code value} with its timestamp, {@code millis}. */
+  private static TimestampedValue<String> at(String value, long millis) {
+    return TimestampedValue.of(value, new Instant(millis));
   }
 
   private static UnboundedReader<SourceBatch<String>> reader(List<Step> script, int maxRecords)
