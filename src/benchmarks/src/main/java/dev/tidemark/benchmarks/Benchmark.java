@@ -48,7 +48,7 @@ public final class Benchmark {
     String heap = "2g";
     boolean memory = false;
     String startupArchives = "none";
-    boolean profile = false;
+    String profile = null;
     String source = "file";
     String variantNames = null;
     String rates = "20000";
@@ -65,7 +65,7 @@ public final class Benchmark {
         case "memory" -> memory = true;
         case "startupArchives" ->
             startupArchives = nameAndValue.length == 1 ? "all" : nameAndValue[1];
-        case "profile" -> profile = true;
+        case "profile" -> profile = nameAndValue.length == 1 ? "profile" : nameAndValue[1];
         case "variants" -> variantNames = nameAndValue[1];
         case "source" -> source = nameAndValue[1];
         case "rates" -> rates = nameAndValue[1];
@@ -76,7 +76,7 @@ public final class Benchmark {
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
                   + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,native,flinksql,beam,"
-                  + " --source=file|kafka|steady, --rates=N,N, --seconds=N and --profile (steady),"
+                  + " --source=file|kafka|steady, --rates=N,N, --seconds=N and --profile[=SETTINGS.jfc] (steady),"
                   + " --startupArchives[=tidemark] or --memory");
           System.exit(2);
         }

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -34,10 +35,11 @@ import org.apache.kafka.clients.admin.NewTopic;
  * topic no job reads. The first {@link #WARMUP} of each run are left out (the job starting, the
  * JIT), and so are the windows that end in the last 3 s. Per run it prints the final rows' latency
  * (p50, p95, p99 of the time the final row was first seen minus the window's end), rows per window,
- * the job JVM's CPU per million records produced after the warm-up, how far the producer fell
- * behind its rate (a machine too busy for it gives the job gaps, not the rate), and how much later
- * the last third's median latency is than the first third's: a job that keeps up stays near 0, one
- * that falls behind grows with the run. Run it alone on the machine.
+ * the job JVM's CPU per million records produced after the warm-up and how much of it its JIT
+ * compiler threads used ({@link ThreadsCpu}), how far the producer fell behind its rate (a machine
+ * too busy for it gives the job gaps, not the rate), and how much later the last third's median
+ * latency is than the first third's: a job that keeps up stays near 0, one that falls behind grows
+ * with the run. Run it alone on the machine.
  */
 final class SteadyRateBenchmark {
 
@@ -57,6 +59,7 @@ final class SteadyRateBenchmark {
       long p99,
       double rowsPerWindow,
       double cpuSecondsPerMillion,
+      double compilingSecondsPerMillion,
       long laterByTheEnd,
       int windows,
       int windowsWithoutFinal,
@@ -66,6 +69,7 @@ final class SteadyRateBenchmark {
       return String.format(
           Locale.ROOT,
           "%-32s %,7d/s  p50 %,6d ms  p95 %,6d ms  p99 %,6d ms  %.2f rows/window  %.2f CPU s/1M"
+              + " (JIT compiling %.2f)"
               + "  last third %+,d ms  (%d windows, %d without a final row; producer behind"
               + " its rate by up to %,d ms)",
           variant.label(),
@@ -75,6 +79,7 @@ final class SteadyRateBenchmark {
           p99,
           rowsPerWindow,
           cpuSecondsPerMillion,
+          compilingSecondsPerMillion,
           laterByTheEnd,
           windows,
           windowsWithoutFinal,
@@ -89,7 +94,7 @@ final class SteadyRateBenchmark {
       Set<SteadyVariant> variants,
       int parallelism,
       String heap,
-      boolean profile,
+      String profile,
       Path directory)
       throws Exception {
     Files.createDirectories(directory);
@@ -158,7 +163,7 @@ final class SteadyRateBenchmark {
       Duration length,
       int parallelism,
       String heap,
-      boolean profile,
+      String profile,
       Path directory)
       throws Exception {
     createTopic(bootstrapServers, topic);
@@ -184,8 +189,10 @@ final class SteadyRateBenchmark {
     long measuredFrom = start + WARMUP.toMillis();
     AtomicLong sentAtWarmup = new AtomicLong(-1);
     AtomicLong cpuAtWarmup = new AtomicLong();
+    AtomicReference<ThreadsCpu> threadsAtWarmup = new AtomicReference<>(new ThreadsCpu(0, 0));
     long sent;
     long cpuAtEnd;
+    ThreadsCpu threads;
     long producerBehind;
     try (SteadyProducer producer = new SteadyProducer(bootstrapServers, topic)) {
       producer.sendUntil(
@@ -195,10 +202,12 @@ final class SteadyRateBenchmark {
             if (sentAtWarmup.get() < 0 && System.currentTimeMillis() >= measuredFrom) {
               sentAtWarmup.set(sentSoFar);
               cpuAtWarmup.set(cpuMillis(job));
+              threadsAtWarmup.set(ThreadsCpu.of(job.pid()));
             }
           });
       sent = producer.sent();
       cpuAtEnd = cpuMillis(job);
+      threads = ThreadsCpu.of(job.pid()).minus(threadsAtWarmup.get());
       producerBehind = producer.mostBehindMillis();
     }
     long lastEnd = end - LAST_WINDOWS_LEFT_OUT.toMillis();
@@ -223,6 +232,7 @@ final class SteadyRateBenchmark {
         lastEnd,
         sent - sentAtWarmup.get(),
         cpuAtEnd - cpuAtWarmup.get(),
+        threads.compilerShare(),
         producerBehind);
   }
 
@@ -243,6 +253,7 @@ final class SteadyRateBenchmark {
       long to,
       long records,
       long cpuMillis,
+      double compilerShare,
       long producerBehindMillis) {
     List<FinalRowWatcher.Window> measured = new ArrayList<>();
     synchronized (watcher) {
@@ -272,6 +283,7 @@ final class SteadyRateBenchmark {
                 - median(latencies.subList(0, third));
     List<Long> sorted = new ArrayList<>(latencies);
     Collections.sort(sorted);
+    double cpuSecondsPerMillion = records <= 0 ? 0 : cpuMillis / 1000.0 / (records / 1_000_000.0);
     return new Run(
         variant,
         rate,
@@ -279,7 +291,8 @@ final class SteadyRateBenchmark {
         percentile(sorted, 95),
         percentile(sorted, 99),
         measured.isEmpty() ? 0 : (double) rows / measured.size(),
-        records <= 0 ? 0 : cpuMillis / 1000.0 / (records / 1_000_000.0),
+        cpuSecondsPerMillion,
+        cpuSecondsPerMillion * compilerShare,
         laterByTheEnd,
         measured.size(),
         withoutFinal,
@@ -311,17 +324,18 @@ final class SteadyRateBenchmark {
       Path rows,
       int parallelism,
       String heap,
-      boolean profile,
+      String profile,
       Path directory)
       throws IOException {
     Path temporary = Files.createTempDirectory(directory, "jvm");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    if (profile) {
+    if (profile != null) {
       command.add(
           "-XX:StartFlightRecording=filename="
               + directory.resolve(topic + ".jfr")
-              + ",settings=profile");
+              + ",settings="
+              + profile);
     }
     command.addAll(
         List.of(
