@@ -40,6 +40,10 @@ import org.apache.kafka.clients.admin.NewTopic;
  * too busy for it gives the job gaps, not the rate), and how much later the last third's median
  * latency is than the first third's: a job that keeps up stays near 0, one that falls behind grows
  * with the run. Run it alone on the machine.
+ *
+ * <p>{@code --profile} has each job's JVM record a JFR file beside its rows file, with Java's
+ * {@code profile} settings, or those of the {@code .jfc} file given ({@code --profile=FILE}), for a
+ * finer sampling period than their 10 ms.
  */
 final class SteadyRateBenchmark {
 
