@@ -222,7 +222,7 @@ class KafkaOnFlinkClusterIT {
   }
 
   /**
-   * An upgrade as the README tells it, then the loss of every TaskManager, with records late for
+   * An upgrade as docs/production.md tells it, then the loss of every TaskManager, with records late for
    * closed windows waiting at each restore: every window has exactly one row, with the count of all
    * its on-time records, and every late record is in the late topic and in no window. A restore
    * that judged the late records by the minimum watermark a restored operator starts from would

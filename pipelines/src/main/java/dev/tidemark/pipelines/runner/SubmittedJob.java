@@ -9,7 +9,7 @@ import java.util.Set;
  * pipeline on one kind of source share a name ({@code --jobName}'s default), and a cluster keeps
  * ended jobs in its list, so the name alone could find another run's job. Two runs that submit jobs
  * of one name at the same moment can still find each other's: Beam's FlinkRunner does not say which
- * job it submitted. The README tells users to name such jobs apart.
+ * job it submitted. docs/production.md tells users to name such jobs apart.
  */
 final class SubmittedJob {
 
