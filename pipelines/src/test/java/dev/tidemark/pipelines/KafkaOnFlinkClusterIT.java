@@ -222,11 +222,11 @@ class KafkaOnFlinkClusterIT {
   }
 
   /**
-   * An upgrade as docs/production.md tells it, then the loss of every TaskManager, with records late for
-   * closed windows waiting at each restore: every window has exactly one row, with the count of all
-   * its on-time records, and every late record is in the late topic and in no window. A restore
-   * that judged the late records by the minimum watermark a restored operator starts from would
-   * count them in new windows, with a second final row each.
+   * An upgrade as docs/production.md tells it, then the loss of every TaskManager, with records
+   * late for closed windows waiting at each restore: every window has exactly one row, with the
+   * count of all its on-time records, and every late record is in the late topic and in no window.
+   * A restore that judged the late records by the minimum watermark a restored operator starts from
+   * would count them in new windows, with a second final row each.
    *
    * <p>(1) The job reads the first part of the records and writes, exactly once ({@code
    * --emit=final}, checkpoints every 2 s, 2 partitions read at parallelism 4), the rows of the
