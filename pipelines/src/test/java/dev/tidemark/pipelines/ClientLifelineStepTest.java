@@ -41,8 +41,9 @@ class ClientLifelineStepTest {
   @MethodSource("pipelines")
   void theClientIsFollowedBesideTheLateRecordsWriteNotBeforeTheResultsWrite(
       String name, Pipeline pipeline) {
-    Map<String, List<PValue>> steps = inputsOfEachStep(pipeline);
-    Map<PValue, String> producers = producerOfEachOutput(pipeline);
+    Steps graph = Steps.of(pipeline);
+    Map<String, List<PValue>> steps = graph.inputs();
+    Map<PValue, String> producers = graph.producers();
 
     List<String> following = named(steps, "FollowTheClient/");
     assertThat(following, hasSize(1));
@@ -65,30 +66,26 @@ class ClientLifelineStepTest {
     return inputs.get(0);
   }
 
-  /** Each primitive step's full name, with its inputs, in topological order. */
-  private static Map<String, List<PValue>> inputsOfEachStep(Pipeline pipeline) {
-    Map<String, List<PValue>> inputs = new LinkedHashMap<>();
-    pipeline.traverseTopologically(
-        new Pipeline.PipelineVisitor.Defaults() {
-          @Override
-          public void visitPrimitiveTransform(TransformHierarchy.Node node) {
-            inputs.put(node.getFullName(), List.copyOf(node.getInputs().values()));
-          }
-        });
-    return inputs;
-  }
+  /**
+   * A pipeline's primitive steps, by full name: the inputs of each, in topological order, and the
+   * step that produces each collection.
+   */
+  private record Steps(Map<String, List<PValue>> inputs, Map<PValue, String> producers) {
 
-  /** The full name of the primitive step that produces each of a pipeline's collections. */
-  private static Map<PValue, String> producerOfEachOutput(Pipeline pipeline) {
-    Map<PValue, String> producers = new HashMap<>();
-    pipeline.traverseTopologically(
-        new Pipeline.PipelineVisitor.Defaults() {
-          @Override
-          public void visitPrimitiveTransform(TransformHierarchy.Node node) {
-            node.getOutputs().values().forEach(output -> producers.put(output, node.getFullName()));
-          }
-        });
-    return producers;
+    static Steps of(Pipeline pipeline) {
+      Steps steps = new Steps(new LinkedHashMap<>(), new HashMap<>());
+      pipeline.traverseTopologically(
+          new Pipeline.PipelineVisitor.Defaults() {
+            @Override
+            public void visitPrimitiveTransform(TransformHierarchy.Node node) {
+              steps.inputs.put(node.getFullName(), List.copyOf(node.getInputs().values()));
+              node.getOutputs()
+                  .values()
+                  .forEach(out -> steps.producers.put(out, node.getFullName()));
+            }
+          });
+      return steps;
+    }
   }
 
   private static <T extends PipelineOptions> T options(Class<T> type) {
