@@ -49,6 +49,7 @@ public final class Benchmark {
     boolean memory = false;
     String startupArchives = "none";
     String profile = null;
+    boolean breakdown = false;
     String source = "file";
     String variantNames = null;
     String rates = "20000";
@@ -66,6 +67,7 @@ public final class Benchmark {
         case "startupArchives" ->
             startupArchives = nameAndValue.length == 1 ? "all" : nameAndValue[1];
         case "profile" -> profile = nameAndValue.length == 1 ? "profile" : nameAndValue[1];
+        case "breakdown" -> breakdown = true;
         case "variants" -> variantNames = nameAndValue[1];
         case "source" -> source = nameAndValue[1];
         case "rates" -> rates = nameAndValue[1];
@@ -76,7 +78,7 @@ public final class Benchmark {
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
                   + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,native,flinksql,beam,"
-                  + " --source=file|kafka|steady, --rates=N,N, --seconds=N and --profile[=SETTINGS.jfc] (steady),"
+                  + " --source=file|kafka|steady, --rates=N,N, --seconds=N, --profile[=SETTINGS.jfc] and --breakdown (steady),"
                   + " --startupArchives[=tidemark] or --memory");
           System.exit(2);
         }
@@ -107,6 +109,7 @@ public final class Benchmark {
           parallelism,
           heap,
           profile,
+          breakdown,
           directory);
       return;
     }

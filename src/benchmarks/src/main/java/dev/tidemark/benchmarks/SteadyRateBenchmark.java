@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,7 +45,10 @@ import org.apache.kafka.clients.admin.NewTopic;
  *
  * <p>{@code --profile} has each job's JVM record a JFR file beside its rows file, with Java's
  * {@code profile} settings, or those of the {@code .jfc} file given ({@code --profile=FILE}), for a
- * finer sampling period than their 10 ms.
+ * finer sampling period than their 10 ms. {@code --breakdown} prints under each run where the job's
+ * CPU went in the measured part: by thread ({@link ThreadsCpu}), and the JIT's compile tasks by the
+ * library of the code they compiled, from a JFR recording of the job's compilations ({@link
+ * CompilationsByLibrary}).
  */
 final class SteadyRateBenchmark {
 
@@ -67,9 +72,18 @@ final class SteadyRateBenchmark {
       long laterByTheEnd,
       int windows,
       int windowsWithoutFinal,
-      long producerBehindMillis) {
+      long producerBehindMillis,
+      List<String> breakdown) {
 
-    String line() {
+    /** The run's line, and under it where its CPU went, when that was asked for. */
+    String lines() {
+      StringBuilder lines = new StringBuilder(line());
+      breakdown.forEach(
+          detail -> lines.append(System.lineSeparator()).append("    ").append(detail));
+      return lines.toString();
+    }
+
+    private String line() {
       return String.format(
           Locale.ROOT,
           "%-32s %,7d/s  p50 %,6d ms  p95 %,6d ms  p99 %,6d ms  %.2f rows/window  %.2f CPU s/1M"
@@ -99,9 +113,17 @@ final class SteadyRateBenchmark {
       int parallelism,
       String heap,
       String profile,
+      boolean breakdown,
       Path directory)
       throws Exception {
     Files.createDirectories(directory);
+    Optional<Path> compilationSettings = Optional.empty();
+    if (breakdown) {
+      compilationSettings =
+          Optional.of(
+              Files.writeString(
+                  directory.resolve("compilations.jfc"), CompilationsByLibrary.SETTINGS));
+    }
     List<Run> all = new ArrayList<>();
     try (LoopbackBroker broker = LoopbackBroker.start()) {
       warmUp(broker.bootstrapServers(), rates.get(0));
@@ -119,16 +141,16 @@ final class SteadyRateBenchmark {
                     length,
                     parallelism,
                     heap,
-                    profile,
+                    new JvmRecordings(profile, compilationSettings),
                     directory);
-            System.err.println("benchmark: " + result.line());
+            System.err.println("benchmark: " + result.lines());
             all.add(result);
           }
         }
       }
     }
     for (Run result : all) {
-      System.out.println(result.line());
+      System.out.println(result.lines());
     }
   }
 
@@ -167,14 +189,22 @@ final class SteadyRateBenchmark {
       Duration length,
       int parallelism,
       String heap,
-      String profile,
+      JvmRecordings recordings,
       Path directory)
       throws Exception {
     createTopic(bootstrapServers, topic);
     Path rows = directory.resolve(topic + ".json");
     Files.deleteIfExists(rows);
     Process job =
-        start(variant, bootstrapServers, topic, rows, parallelism, heap, profile, directory);
+        start(
+            variant,
+            bootstrapServers,
+            topic,
+            rows,
+            parallelism,
+            heap,
+            recordings.jvmOptions(directory, topic),
+            directory);
     FinalRowWatcher watcher = new FinalRowWatcher(rows);
     ScheduledExecutorService looks = Executors.newSingleThreadScheduledExecutor();
     looks.scheduleAtFixedRate(
@@ -193,9 +223,11 @@ final class SteadyRateBenchmark {
     long measuredFrom = start + WARMUP.toMillis();
     AtomicLong sentAtWarmup = new AtomicLong(-1);
     AtomicLong cpuAtWarmup = new AtomicLong();
-    AtomicReference<ThreadsCpu> threadsAtWarmup = new AtomicReference<>(new ThreadsCpu(0, 0));
+    AtomicLong cpuReadAtWarmup = new AtomicLong();
+    AtomicReference<ThreadsCpu> threadsAtWarmup = new AtomicReference<>(ThreadsCpu.NONE);
     long sent;
     long cpuAtEnd;
+    long cpuReadAtEnd;
     ThreadsCpu threads;
     long producerBehind;
     try (SteadyProducer producer = new SteadyProducer(bootstrapServers, topic)) {
@@ -205,11 +237,13 @@ final class SteadyRateBenchmark {
           sentSoFar -> {
             if (sentAtWarmup.get() < 0 && System.currentTimeMillis() >= measuredFrom) {
               sentAtWarmup.set(sentSoFar);
+              cpuReadAtWarmup.set(System.currentTimeMillis());
               cpuAtWarmup.set(cpuMillis(job));
               threadsAtWarmup.set(ThreadsCpu.of(job.pid()));
             }
           });
       sent = producer.sent();
+      cpuReadAtEnd = System.currentTimeMillis();
       cpuAtEnd = cpuMillis(job);
       threads = ThreadsCpu.of(job.pid()).minus(threadsAtWarmup.get());
       producerBehind = producer.mostBehindMillis();
@@ -236,8 +270,13 @@ final class SteadyRateBenchmark {
         lastEnd,
         sent - sentAtWarmup.get(),
         cpuAtEnd - cpuAtWarmup.get(),
-        threads.compilerShare(),
-        producerBehind);
+        threads,
+        producerBehind,
+        recordings.compilations(
+            directory,
+            topic,
+            Instant.ofEpochMilli(cpuReadAtWarmup.get()),
+            Instant.ofEpochMilli(cpuReadAtEnd)));
   }
 
   private static boolean allFinal(FinalRowWatcher watcher, long from, long to) {
@@ -257,8 +296,9 @@ final class SteadyRateBenchmark {
       long to,
       long records,
       long cpuMillis,
-      double compilerShare,
-      long producerBehindMillis) {
+      ThreadsCpu threads,
+      long producerBehindMillis,
+      Optional<CompilationsByLibrary> compilations) {
     List<FinalRowWatcher.Window> measured = new ArrayList<>();
     synchronized (watcher) {
       for (FinalRowWatcher.Window window : watcher.windows().values()) {
@@ -296,11 +336,18 @@ final class SteadyRateBenchmark {
         percentile(sorted, 99),
         measured.isEmpty() ? 0 : (double) rows / measured.size(),
         cpuSecondsPerMillion,
-        cpuSecondsPerMillion * compilerShare,
+        cpuSecondsPerMillion * threads.compilerShare(),
         laterByTheEnd,
         measured.size(),
         withoutFinal,
-        producerBehindMillis);
+        producerBehindMillis,
+        compilations
+            .map(
+                compiled ->
+                    List.of(
+                        "CPU s/1M by thread: " + threads.busiest(cpuSecondsPerMillion),
+                        compiled.line()))
+            .orElse(List.of()));
   }
 
   private static long median(List<Long> values) {
@@ -328,19 +375,13 @@ final class SteadyRateBenchmark {
       Path rows,
       int parallelism,
       String heap,
-      String profile,
+      List<String> recordings,
       Path directory)
       throws IOException {
     Path temporary = Files.createTempDirectory(directory, "jvm");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    if (profile != null) {
-      command.add(
-          "-XX:StartFlightRecording=filename="
-              + directory.resolve(topic + ".jfr")
-              + ",settings="
-              + profile);
-    }
+    command.addAll(recordings);
     command.addAll(
         List.of(
             "-Xmx" + heap,

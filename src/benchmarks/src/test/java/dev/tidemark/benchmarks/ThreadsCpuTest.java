@@ -4,7 +4,9 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.closeTo;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.hasKey;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ThreadsCpuTest {
@@ -28,9 +30,39 @@ class ThreadsCpuTest {
 
   @Test
   void theCompilersShareIsOfTheTicksBetweenTwoReadings() {
-    ThreadsCpu later = new ThreadsCpu(500, 150).minus(new ThreadsCpu(100, 50));
+    ThreadsCpu later = new ThreadsCpu(500, 150, Map.of()).minus(new ThreadsCpu(100, 50, Map.of()));
 
     assertThat(later.compilerShare(), closeTo(0.25, 1e-9));
-    assertThat(new ThreadsCpu(0, 0).compilerShare(), equalTo(0.0));
+    assertThat(ThreadsCpu.NONE.compilerShare(), equalTo(0.0));
+  }
+
+  @Test
+  void countsThreadsWhoseNamesDifferInTheirNumbersAsOne() {
+    assertThat(ThreadsCpu.groupOf("GC Thread#1"), equalTo("GC Thread##"));
+    assertThat(ThreadsCpu.groupOf("C2 CompilerThre"), equalTo("C# CompilerThre"));
+    assertThat(ThreadsCpu.groupOf("Source: CountPe"), equalTo("Source: CountPe"));
+  }
+
+  @Test
+  void namesTheBusiestThreadsSinceAnEarlierReadingWithTheirPartOfATotal() {
+    ThreadsCpu earlier =
+        new ThreadsCpu(100, 40, Map.of("C# CompilerThre", 40L, "Source: CountPe", 60L));
+    ThreadsCpu later =
+        new ThreadsCpu(
+            1100, 340, Map.of("C# CompilerThre", 340L, "Source: CountPe", 755L, "GC Thread##", 5L));
+
+    // 1,000 ticks since: 300 compiling, 695 reading, 5 (under 1 %) collecting garbage.
+    assertThat(
+        later.minus(earlier).busiest(10.0), equalTo("Source: CountPe 6.95, C# CompilerThre 3.00"));
+  }
+
+  @Test
+  void readsThisJvmsThreadsByName() {
+    ThreadsCpu cpu = ThreadsCpu.of(ProcessHandle.current().pid());
+
+    assertThat(cpu.ticksByName(), hasKey("C# CompilerThre"));
+    assertThat(
+        cpu.ticksByName().values().stream().mapToLong(Long::longValue).sum(),
+        equalTo(cpu.allTicks()));
   }
 }
