@@ -13,21 +13,21 @@ import java.util.Optional;
  * file's), and its JIT compilations ({@code --breakdown}, with {@link
  * CompilationsByLibrary#SETTINGS} written to a file). A JVM writes them as it exits.
  *
- * @param profile the profile's settings, or null for no profile
+ * @param profile the profile's settings, when a profile is recorded
  * @param compilationSettings the compilations' settings file, when they are recorded
  */
-record JvmRecordings(String profile, Optional<Path> compilationSettings) {
+record JvmRecordings(Optional<String> profile, Optional<Path> compilationSettings) {
 
   /** The options that start the recordings of the job that reads {@code topic}. */
   List<String> jvmOptions(Path directory, String topic) {
     List<String> options = new ArrayList<>();
-    if (profile != null) {
-      options.add(
-          "-XX:StartFlightRecording=filename="
-              + directory.resolve(topic + ".jfr")
-              + ",settings="
-              + profile);
-    }
+    profile.ifPresent(
+        settings ->
+            options.add(
+                "-XX:StartFlightRecording=filename="
+                    + directory.resolve(topic + ".jfr")
+                    + ",settings="
+                    + settings));
     compilationSettings.ifPresent(
         settings ->
             options.add(

@@ -141,7 +141,7 @@ final class SteadyRateBenchmark {
                     length,
                     parallelism,
                     heap,
-                    new JvmRecordings(profile, compilationSettings),
+                    new JvmRecordings(Optional.ofNullable(profile), compilationSettings),
                     directory);
             System.err.println("benchmark: " + result.lines());
             all.add(result);
