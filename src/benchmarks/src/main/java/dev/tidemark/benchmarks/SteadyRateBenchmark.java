@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,13 +34,13 @@ import org.apache.kafka.clients.admin.NewTopic;
  * at the rate for the given seconds, while {@link FinalRowWatcher} reads the job's rows file every
  * 50 ms. Before the first run the producer writes at the first rate for {@link #WARMUP} into a
  * topic no job reads. The first {@link #WARMUP} of each run are left out (the job starting, the
- * JIT), and so are the windows that end in the last 3 s. Per run it prints the final rows' latency
- * (p50, p95, p99 of the time the final row was first seen minus the window's end), rows per window,
- * the job JVM's CPU per million records produced after the warm-up and how much of it its JIT
- * compiler threads used ({@link ThreadsCpu}), how far the producer fell behind its rate (a machine
- * too busy for it gives the job gaps, not the rate), and how much later the last third's median
- * latency is than the first third's: a job that keeps up stays near 0, one that falls behind grows
- * with the run. Run it alone on the machine.
+ * JIT), and so are the windows that end in the last 3 s. Per run ({@link SteadyRun}) it prints the
+ * final rows' latency (p50, p95, p99 of the time the final row was first seen minus the window's
+ * end), rows per window, the job JVM's CPU per million records produced after the warm-up and how
+ * much of it its JIT compiler threads used ({@link ThreadsCpu}), how far the producer fell behind
+ * its rate (a machine too busy for it gives the job gaps, not the rate), and how much later the
+ * last third's median latency is than the first third's: a job that keeps up stays near 0, one that
+ * falls behind grows with the run. Run it alone on the machine.
  *
  * <p>{@code --profile} has each job's JVM record a JFR file beside its rows file, with Java's
  * {@code profile} settings, or those of the {@code .jfc} file given ({@code --profile=FILE}), for a
@@ -58,52 +57,6 @@ final class SteadyRateBenchmark {
   private static final Duration LAST_WINDOWS_LEFT_OUT = Duration.ofSeconds(3);
 
   private SteadyRateBenchmark() {}
-
-  /** One run's figures. */
-  record Run(
-      SteadyVariant variant,
-      long rate,
-      long p50,
-      long p95,
-      long p99,
-      double rowsPerWindow,
-      double cpuSecondsPerMillion,
-      double compilingSecondsPerMillion,
-      long laterByTheEnd,
-      int windows,
-      int windowsWithoutFinal,
-      long producerBehindMillis,
-      List<String> breakdown) {
-
-    /** The run's line, and under it where its CPU went, when that was asked for. */
-    String lines() {
-      StringBuilder lines = new StringBuilder(line());
-      breakdown.forEach(
-          detail -> lines.append(System.lineSeparator()).append("    ").append(detail));
-      return lines.toString();
-    }
-
-    private String line() {
-      return String.format(
-          Locale.ROOT,
-          "%-32s %,7d/s  p50 %,6d ms  p95 %,6d ms  p99 %,6d ms  %.2f rows/window  %.2f CPU s/1M"
-              + " (JIT compiling %.2f)"
-              + "  last third %+,d ms  (%d windows, %d without a final row; producer behind"
-              + " its rate by up to %,d ms)",
-          variant.label(),
-          rate,
-          p50,
-          p95,
-          p99,
-          rowsPerWindow,
-          cpuSecondsPerMillion,
-          compilingSecondsPerMillion,
-          laterByTheEnd,
-          windows,
-          windowsWithoutFinal,
-          producerBehindMillis);
-    }
-  }
 
   static void run(
       List<Long> rates,
@@ -124,7 +77,7 @@ final class SteadyRateBenchmark {
               Files.writeString(
                   directory.resolve("compilations.jfc"), CompilationsByLibrary.SETTINGS));
     }
-    List<Run> all = new ArrayList<>();
+    List<SteadyRun> all = new ArrayList<>();
     try (LoopbackBroker broker = LoopbackBroker.start()) {
       warmUp(broker.bootstrapServers(), rates.get(0));
       for (long rate : rates) {
@@ -132,7 +85,7 @@ final class SteadyRateBenchmark {
           for (SteadyVariant variant : variants) {
             String topic =
                 "steady-" + variant.name().toLowerCase(Locale.ROOT) + "-" + rate + "-" + run;
-            Run result =
+            SteadyRun result =
                 runOnce(
                     broker.bootstrapServers(),
                     topic,
@@ -149,7 +102,7 @@ final class SteadyRateBenchmark {
         }
       }
     }
-    for (Run result : all) {
+    for (SteadyRun result : all) {
       System.out.println(result.lines());
     }
   }
@@ -181,7 +134,7 @@ final class SteadyRateBenchmark {
     }
   }
 
-  private static Run runOnce(
+  private static SteadyRun runOnce(
       String bootstrapServers,
       String topic,
       SteadyVariant variant,
@@ -262,7 +215,7 @@ final class SteadyRateBenchmark {
     if (!job.waitFor(30, TimeUnit.SECONDS)) {
       job.destroyForcibly().waitFor();
     }
-    return figures(
+    return SteadyRun.of(
         variant,
         rate,
         watcher,
@@ -286,82 +239,6 @@ final class SteadyRateBenchmark {
               .allMatch(w -> w.finalSeenAt >= 0)
           && watcher.windows().values().stream().anyMatch(w -> w.end > to);
     }
-  }
-
-  private static Run figures(
-      SteadyVariant variant,
-      long rate,
-      FinalRowWatcher watcher,
-      long from,
-      long to,
-      long records,
-      long cpuMillis,
-      ThreadsCpu threads,
-      long producerBehindMillis,
-      Optional<CompilationsByLibrary> compilations) {
-    List<FinalRowWatcher.Window> measured = new ArrayList<>();
-    synchronized (watcher) {
-      for (FinalRowWatcher.Window window : watcher.windows().values()) {
-        if (window.end >= from && window.end <= to) {
-          measured.add(window);
-        }
-      }
-    }
-    measured.sort((a, b) -> Long.compare(a.end, b.end));
-    List<Long> latencies = new ArrayList<>();
-    int rows = 0;
-    int withoutFinal = 0;
-    for (FinalRowWatcher.Window window : measured) {
-      rows += window.rows;
-      if (window.finalSeenAt < 0) {
-        withoutFinal++;
-      } else {
-        latencies.add(window.finalSeenAt - window.end);
-      }
-    }
-    int third = latencies.size() / 3;
-    long laterByTheEnd =
-        third == 0
-            ? 0
-            : median(latencies.subList(latencies.size() - third, latencies.size()))
-                - median(latencies.subList(0, third));
-    List<Long> sorted = new ArrayList<>(latencies);
-    Collections.sort(sorted);
-    double cpuSecondsPerMillion = records <= 0 ? 0 : cpuMillis / 1000.0 / (records / 1_000_000.0);
-    return new Run(
-        variant,
-        rate,
-        percentile(sorted, 50),
-        percentile(sorted, 95),
-        percentile(sorted, 99),
-        measured.isEmpty() ? 0 : (double) rows / measured.size(),
-        cpuSecondsPerMillion,
-        cpuSecondsPerMillion * threads.compilerShare(),
-        laterByTheEnd,
-        measured.size(),
-        withoutFinal,
-        producerBehindMillis,
-        compilations
-            .map(
-                compiled ->
-                    List.of(
-                        "CPU s/1M by thread: " + threads.busiest(cpuSecondsPerMillion),
-                        compiled.line()))
-            .orElse(List.of()));
-  }
-
-  private static long median(List<Long> values) {
-    List<Long> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    return percentile(sorted, 50);
-  }
-
-  private static long percentile(List<Long> sorted, int percent) {
-    if (sorted.isEmpty()) {
-      return -1;
-    }
-    int index = (int) Math.ceil(percent / 100.0 * sorted.size()) - 1;
-    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
   }
 
   private static long cpuMillis(Process job) {
