@@ -16,16 +16,6 @@ class FinalRowWatcherTest {
 
   @TempDir Path directory;
 
-  private static String row(String op, String timing, boolean isFinal) {
-    return "{\"index_name\":\"idx_0\",\"event_time_log\":\"2023-11-14 22:13:21\",\"op_type\":\""
-        + op
-        + "\",\"count_result\":3,\"timing\":\""
-        + timing
-        + "\",\"final\":"
-        + isFinal
-        + "}\n";
-  }
-
   @Test
   void eachWindowsRowsAndTheFirstLookThatFoundItsFinalRow() throws Exception {
     Path rows = directory.resolve("rows.json");
@@ -34,8 +24,9 @@ class FinalRowWatcherTest {
     watcher.look(1);
     assertThat(watcher.windows().size(), equalTo(0));
     // (2) An EARLY row, and half of the next line: one row, no final one yet.
-    String onTime = row("es_sink", "ON_TIME", true);
-    Files.writeString(rows, row("es_sink", "EARLY", false) + onTime.substring(0, 20));
+    String onTime = MetricsRows.row("22:13:21", "es_sink", "ON_TIME", true);
+    Files.writeString(
+        rows, MetricsRows.row("22:13:21", "es_sink", "EARLY", false) + onTime.substring(0, 20));
     watcher.look(2);
     FinalRowWatcher.Window window = watcher.windows().get("idx_0|es_sink|" + END);
     assertThat(window.rows, equalTo(1));

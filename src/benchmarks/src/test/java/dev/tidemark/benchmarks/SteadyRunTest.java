@@ -29,16 +29,6 @@ class SteadyRunTest {
 
   private FinalRowWatcher watcher;
 
-  private static String row(String time, String timing, boolean isFinal) {
-    return "{\"index_name\":\"idx_0\",\"event_time_log\":\"2023-11-14 "
-        + time
-        + "\",\"op_type\":\"es_sink\",\"count_result\":3,\"timing\":\""
-        + timing
-        + "\",\"final\":"
-        + isFinal
-        + "}\n";
-  }
-
   /**
    * Three windows: the first's final row seen 2.1 s after its end, the second's after an EARLY row
    * and 2.3 s, the third's never (only an EARLY row).
@@ -47,14 +37,16 @@ class SteadyRunTest {
   void threeWindows() throws Exception {
     Path rows = directory.resolve("rows.json");
     watcher = new FinalRowWatcher(rows);
-    Files.writeString(rows, row("22:13:21", "ON_TIME", true));
+    Files.writeString(rows, MetricsRows.row("22:13:21", "es_sink", "ON_TIME", true));
     watcher.look(END + 2_100);
     Files.writeString(
         rows,
-        row("22:13:22", "EARLY", false) + row("22:13:22", "ON_TIME", true),
+        MetricsRows.row("22:13:22", "es_sink", "EARLY", false)
+            + MetricsRows.row("22:13:22", "es_sink", "ON_TIME", true),
         StandardOpenOption.APPEND);
     watcher.look(END + 3_300);
-    Files.writeString(rows, row("22:13:23", "EARLY", false), StandardOpenOption.APPEND);
+    Files.writeString(
+        rows, MetricsRows.row("22:13:23", "es_sink", "EARLY", false), StandardOpenOption.APPEND);
     watcher.look(END + 4_000);
   }
 
