@@ -31,6 +31,12 @@ public final class TidemarkMetrics {
   /** Records whose window had expired when they arrived, captured in the late output. */
   public static final String LATE_RECORDS = "lateRecords";
 
+  /**
+   * Records of {@link #LATE_RECORDS} that missed only some of their windows (sliding and cumulating
+   * windows) and are counted in the others, which were still open.
+   */
+  public static final String PARTLY_LATE_RECORDS = "partlyLateRecords";
+
   /** Records that could not be used, in the dead-letter output with the reason. */
   public static final String DEAD_LETTERS = "deadLetters";
 
@@ -52,6 +58,10 @@ public final class TidemarkMetrics {
 
   public static Counter lateRecords() {
     return Metrics.counter(NAMESPACE, LATE_RECORDS);
+  }
+
+  public static Counter partlyLateRecords() {
+    return Metrics.counter(NAMESPACE, PARTLY_LATE_RECORDS);
   }
 
   public static Counter deadLetters() {

@@ -92,7 +92,7 @@ final class ExplainReplay {
 
   private ExplainReplay(Replay replay, EventTimeWindowing windowing, Instant now) {
     this.replay = replay;
-    this.windowing = windowing;
+    this.windowing = windowing.requireTumbling("explain");
     this.now = now;
     this.parser = replay.parser();
     this.outOfPlace = new OutOfPlace(windowing, replay.maxOutOfOrderness());
@@ -334,7 +334,7 @@ final class ExplainReplay {
   private WindowState<Long, KV<Long, Long>> keyWindow(String key, IntervalWindow window) {
     return keyWindows
         .computeIfAbsent(key, k -> new TreeMap<>())
-        .computeIfAbsent(window.start(), engine::open);
+        .computeIfAbsent(window.start(), start -> engine.open(window));
   }
 
   /** The panes the replay emits, by key and window: the engine's, once every window expired. */

@@ -76,6 +76,7 @@ final class ReplayPanesFn<K, R, AccumT, OutputT, PaneT>
   @TimerFamily(FLUSH_TIMERS)
   private final TimerSpec flushTimersSpec = TimerSpecs.timerMap(TimeDomain.PROCESSING_TIME);
 
+  private final EventTimeWindowing windowing;
   private final PaneEngine<R, AccumT, OutputT> engine;
   private final PaneFormat<K, OutputT, PaneT> format;
   private transient WatermarkProgress watermarkProgress;
@@ -87,6 +88,7 @@ final class ReplayPanesFn<K, R, AccumT, OutputT, PaneT>
       Coder<R> recordCoder,
       Coder<AccumT> accumulatorCoder,
       PaneFormat<K, OutputT, PaneT> format) {
+    this.windowing = windowing.requireTumbling("a replay");
     this.engine = PaneEngine.replay(windowing, aggregate, arrivalOrder);
     this.format = format;
     this.openWindowsSpec =
@@ -110,7 +112,7 @@ final class ReplayPanesFn<K, R, AccumT, OutputT, PaneT>
     watermarkProgress.observe(deadlines.get(tag).getCurrentRelativeTime(), Clock.systemUTC());
     @Nullable WindowState<R, AccumT> open = openWindows.get(records.windowStart).read();
     if (open == null) {
-      open = engine.open(records.windowStart);
+      open = engine.open(windowing.windowOf(records.windowStart));
       deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
     boolean wasArmed = KeyedPaneState.flushArmed(open);

@@ -8,9 +8,11 @@ import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.Never;
+import org.apache.beam.sdk.transforms.windowing.SlidingWindows;
 import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
 import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
+import org.apache.beam.sdk.transforms.windowing.WindowFn;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -51,7 +53,7 @@ public final class EventTimeWindowing implements Serializable {
   /** The early-firing delay unless {@link #withIdleFlush} says otherwise. */
   public static final Duration DEFAULT_IDLE_FLUSH = Duration.standardSeconds(10);
 
-  private final Duration size;
+  private final WindowKind kind;
   private final Duration allowedLateness;
   private final Duration idleFlush;
   private final boolean finalPaneOnly;
@@ -66,9 +68,9 @@ public final class EventTimeWindowing implements Serializable {
   private final long latestUncappedMaxTimestampMillis;
 
   private EventTimeWindowing(
-      Duration size, Duration allowedLateness, Duration idleFlush, boolean finalPaneOnly) {
-    this.size = size;
-    this.windows = FixedWindows.of(size);
+      WindowKind kind, Duration allowedLateness, Duration idleFlush, boolean finalPaneOnly) {
+    this.kind = kind;
+    this.windows = FixedWindows.of(kind.size());
     this.allowedLateness = allowedLateness;
     this.idleFlush = idleFlush;
     this.finalPaneOnly = finalPaneOnly;
@@ -78,11 +80,28 @@ public final class EventTimeWindowing implements Serializable {
 
   /** Tumbling windows of {@code size}, aligned to the epoch, no allowed lateness. */
   public static EventTimeWindowing fixed(Duration size) {
-    if (size == null || size.getMillis() <= 0) {
-      throw new IllegalArgumentException(
-          "window size: " + size + " is not allowed; use a positive duration, e.g. 5s");
-    }
-    return new EventTimeWindowing(size, Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
+    return new EventTimeWindowing(
+        WindowKind.tumbling(size), Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
+  }
+
+  /**
+   * Sliding windows of {@code size}, one starting every {@code every} (Flink SQL's {@code HOP}),
+   * aligned to the epoch, no allowed lateness: a record is in {@code size / every} windows, each
+   * judged on its own ({@link SlicedPanesFn}).
+   */
+  public static EventTimeWindowing sliding(Duration size, Duration every) {
+    return new EventTimeWindowing(
+        WindowKind.sliding(size, every), Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
+  }
+
+  /**
+   * Cumulating windows (Flink SQL's {@code CUMULATE}): every {@code maxSize}, aligned to the epoch,
+   * a window starts, and windows from that start end after each {@code step} up to {@code maxSize};
+   * "today's running total, every hour" is {@code cumulating(1h, 1d)}. No allowed lateness.
+   */
+  public static EventTimeWindowing cumulating(Duration step, Duration maxSize) {
+    return new EventTimeWindowing(
+        WindowKind.cumulating(step, maxSize), Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
   }
 
   /** How long after a window's end late data is still added to it (as LATE panes). */
@@ -91,7 +110,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "allowed lateness: " + allowedLateness + " is not allowed; use zero or more, e.g. 1m");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush, finalPaneOnly);
+    return new EventTimeWindowing(kind, allowedLateness, idleFlush, finalPaneOnly);
   }
 
   /**
@@ -105,7 +124,7 @@ public final class EventTimeWindowing implements Serializable {
       throw new IllegalArgumentException(
           "idle flush: " + idleFlush + " is not allowed; use a positive duration, e.g. 10s");
     }
-    return new EventTimeWindowing(size, allowedLateness, idleFlush, finalPaneOnly);
+    return new EventTimeWindowing(kind, allowedLateness, idleFlush, finalPaneOnly);
   }
 
   /**
@@ -113,7 +132,7 @@ public final class EventTimeWindowing implements Serializable {
    * with no EARLY pane: one result per (key, window), for a store downstream that appends.
    */
   public EventTimeWindowing withFinalPaneOnly() {
-    return new EventTimeWindowing(size, allowedLateness, idleFlush, true);
+    return new EventTimeWindowing(kind, allowedLateness, idleFlush, true);
   }
 
   /** Whether only each window's final pane is emitted ({@link #withFinalPaneOnly}). */
@@ -121,8 +140,33 @@ public final class EventTimeWindowing implements Serializable {
     return finalPaneOnly;
   }
 
+  /** Which windows a record belongs to. */
+  public WindowKind kind() {
+    return kind;
+  }
+
+  /** Whether each record belongs to exactly one window. */
+  public boolean isTumbling() {
+    return kind.shape() == WindowKind.Shape.TUMBLING;
+  }
+
+  /**
+   * Refuses any kind but tumbling windows, for a step that has only those: {@code step} names it in
+   * the message.
+   *
+   * @throws IllegalArgumentException for sliding or cumulating windows
+   */
+  public EventTimeWindowing requireTumbling(String step) {
+    if (!isTumbling()) {
+      throw new IllegalArgumentException(
+          step + " takes tumbling windows only; it was given " + kind + " windows");
+    }
+    return this;
+  }
+
+  /** The window size; for cumulating windows, the largest one's. */
   public Duration size() {
-    return size;
+    return kind.size();
   }
 
   public Duration allowedLateness() {
@@ -133,9 +177,24 @@ public final class EventTimeWindowing implements Serializable {
     return idleFlush;
   }
 
-  /** The window an event at {@code eventTime} belongs to. */
+  /** The tumbling window an event at {@code eventTime} belongs to ({@link #requireTumbling}). */
   public IntervalWindow windowOf(Instant eventTime) {
     return windows.assignWindow(eventTime);
+  }
+
+  /**
+   * The slice of {@code eventTime} ({@link WindowKind}): {@code previous}, the slice of the record
+   * before, when the event time is in it; for tumbling windows, its window.
+   */
+  public IntervalWindow sliceOf(Instant eventTime, @Nullable IntervalWindow previous) {
+    if (isTumbling()) {
+      return windowOf(eventTime, previous);
+    }
+    return previous != null
+            && !eventTime.isBefore(previous.start())
+            && eventTime.isBefore(previous.end())
+        ? previous
+        : kind.sliceOf(eventTime);
   }
 
   /**
@@ -176,17 +235,21 @@ public final class EventTimeWindowing implements Serializable {
         : maxTimestamp + allowedLateness.getMillis();
   }
 
-  /** Assigns elements to this preset's windows, with its trigger. */
+  /**
+   * Assigns elements to this preset's windows, with its trigger: Beam's {@code FixedWindows} or
+   * {@code SlidingWindows}; Beam has no cumulating windows.
+   */
   public <T> Window<T> windowInto() {
+    WindowFn<Object, IntervalWindow> windowFn = beamWindowFn();
     if (finalPaneOnly) {
       // One pane per window, when it is collected at expiry: Beam fires it whatever the trigger.
-      return Window.<T>into(FixedWindows.of(size))
+      return Window.<T>into(windowFn)
           .triggering(Never.ever())
           .withAllowedLateness(allowedLateness, ClosingBehavior.FIRE_ALWAYS)
           .withOnTimeBehavior(OnTimeBehavior.FIRE_IF_NON_EMPTY)
           .accumulatingFiredPanes();
     }
-    return Window.<T>into(FixedWindows.of(size))
+    return Window.<T>into(windowFn)
         .triggering(
             AfterWatermark.pastEndOfWindow()
                 // A window with data produces a result even if the watermark never comes.
@@ -198,10 +261,22 @@ public final class EventTimeWindowing implements Serializable {
         .accumulatingFiredPanes();
   }
 
+  private WindowFn<Object, IntervalWindow> beamWindowFn() {
+    switch (kind.shape()) {
+      case TUMBLING:
+        return windows;
+      case SLIDING:
+        return SlidingWindows.of(kind.size()).every(kind.slide());
+      default:
+        throw new IllegalArgumentException(
+            "Beam has no cumulating windows: " + kind + " runs on tidemark's pane engine only");
+    }
+  }
+
   @Override
   public String toString() {
-    return "EventTimeWindowing{size="
-        + size
+    return "EventTimeWindowing{"
+        + kind
         + ", allowedLateness="
         + allowedLateness
         + ", idleFlush="

@@ -16,15 +16,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
- * Before the shuffle: aggregates the values of one {@link SourceBatch} per key and window where the
- * batch's watermark bound proves them on time, and passes every other value on alone.
+ * Before the shuffle: aggregates the values of one {@link SourceBatch} per key and slice ({@link
+ * WindowKind}; for tumbling windows, a slice is a window) where the batch's watermark bound proves
+ * them on time, and passes every other value on alone.
  *
  * <p>Why this keeps the accounting exact: the pane step judges a contribution by its input
  * watermark W when it arrives, and W is at most the batch's {@link SourceBatch#watermarkBound()}. A
- * window that ends after the bound is therefore still open when the partial arrives, so every value
- * in it is on time, exactly as it would have been alone. A value whose window ends at or before the
- * bound may be late or expired; it goes alone, so the pane step can capture it. A partial is
- * emitted at its earliest value's event time, inside its window.
+ * window that ends after the bound is therefore still open when the partial arrives. A partial
+ * gathers a slice, and every window that holds the slice ends no earlier than the first one: if
+ * that one ends after the bound, every value of the slice is on time in each of its windows,
+ * exactly as it would have been alone. A value whose slice's first window ends at or before the
+ * bound may be late or expired for some window; it goes alone, so the pane step can capture it. A
+ * partial is emitted at its earliest value's event time, inside its slice.
  *
  * <p>Keys are grouped with their coder's structural value, so any deterministic key coder works.
  * Each record is first parsed ({@link RecordParser}; batches that need no parse pass through {@link
@@ -33,9 +36,8 @@ import org.joda.time.Instant;
  * into a {@code KV}. A record the parser rejects goes to the rejected output, and nowhere else.
  *
  * <p>Per record it allocates the aggregate's work and one map key, of the structural key and the
- * window's start millis, by which the record's partial is found; a record in the window of the
- * record before it reuses that window (fixed windows: a timestamp inside a window's bounds belongs
- * to that window).
+ * slice's start millis, by which the record's partial is found; a record in the slice of the record
+ * before it reuses that slice (a timestamp inside a slice's bounds belongs to that slice).
  */
 final class GatherOnTimeFn<RecordT, InputT, RejectT, K, V, AccumT>
     extends DoFn<SourceBatch<RecordT>, KV<K, Contribution<V, AccumT>>> {
@@ -82,21 +84,27 @@ final class GatherOnTimeFn<RecordT, InputT, RejectT, K, V, AccumT>
     Instant now = Instant.now();
     long bound = batch.watermarkBound().getMillis();
     Map<KeyInWindow, Partial<K, AccumT>> partials = new LinkedHashMap<>();
-    @Nullable IntervalWindow window = null;
+    @Nullable IntervalWindow slice = null;
+    // When the first window of the slice closes: the slice's records are on time before that.
+    long firstClose = Long.MIN_VALUE;
     for (TimestampedValue<RecordT> read : batch.records()) {
       @Nullable TimestampedValue<InputT> record = parser.parse(read, now, rejects);
       if (record == null) {
         continue;
       }
-      window = windowing.windowOf(record.getTimestamp(), window);
+      IntervalWindow previous = slice;
+      slice = windowing.sliceOf(record.getTimestamp(), previous);
+      if (slice != previous) {
+        firstClose = windowing.kind().firstWindowEndOfSlice(slice.start()).getMillis();
+      }
       K key = keyOf.apply(record.getValue());
       V value = valueOf.apply(record.getValue());
-      if (window.end().getMillis() <= bound) {
+      if (firstClose <= bound) {
         out.outputWithTimestamp(KV.of(key, Contribution.of(value)), record.getTimestamp());
         continue;
       }
       KeyInWindow keyInWindow =
-          new KeyInWindow(keyCoder.structuralValue(key), window.start().getMillis());
+          new KeyInWindow(keyCoder.structuralValue(key), slice.start().getMillis());
       Partial<K, AccumT> partial = partials.get(keyInWindow);
       if (partial == null) {
         partial = new Partial<>(key, aggregate.createAccumulator(), record.getTimestamp());

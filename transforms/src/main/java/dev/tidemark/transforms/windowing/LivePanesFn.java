@@ -3,8 +3,6 @@ package dev.tidemark.transforms.windowing;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.watermark.Watermarks;
 import java.time.Clock;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
@@ -13,7 +11,6 @@ import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.TimeDomain;
-import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
@@ -119,7 +116,7 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     // This step's input watermark: for an event-time timer the "current relative time" is
     // exactly that.
     Instant watermark = deadlines.get(tag).getCurrentRelativeTime();
-    Clock clock = clockOf(flushes.get(tag));
+    Clock clock = new RunnerClock(flushes.get(tag));
     watermarkProgress.observe(watermark, clock);
     PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clock);
     @Nullable WindowState<V, AccumT> open = openWindows.get(window.start()).read();
@@ -164,7 +161,7 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       return;
     }
     if (open == null) {
-      open = engine.open(window.start());
+      open = engine.open(window);
       emit(element.getKey(), engine.onWatermark(open, watermark), out);
       deadlines.set(tag, KeyedPaneState.nextDeadline(engine, open));
     }
@@ -205,7 +202,7 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     // The watermark may have jumped past the deadline: the window is then judged where it is, so
     // an ON_TIME pane that is also the last one is final, as Beam's own trigger makes it.
     Instant inputWatermark = deadlines.get(tag).getCurrentRelativeTime();
-    Clock clock = clockOf(flushes.get(tag));
+    Clock clock = new RunnerClock(flushes.get(tag));
     watermarkProgress.observe(inputWatermark, clock);
     Instant watermark = Watermarks.latest(deadline, inputWatermark);
     PaneEngine<V, AccumT, OutputT> engine = this.engine.withClock(clock);
@@ -241,7 +238,7 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
-    Clock clock = clockOf(flushes.get(tag));
+    Clock clock = new RunnerClock(flushes.get(tag));
     watermarkProgress.observe(deadlines.get(tag).getCurrentRelativeTime(), clock);
     emit(
         key,
@@ -253,40 +250,6 @@ final class LivePanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
   private void emit(K key, List<PaneEngine.Pane<OutputT>> panes, MultiOutputReceiver out) {
     for (PaneEngine.Pane<OutputT> pane : panes) {
       out.get(outputs.panes()).output(outputs.pane(key, pane.pane(), pane.value()));
-    }
-  }
-
-  /** The runner's processing time, which a {@code TestStream} may set by hand, as a clock. */
-  private static Clock clockOf(Timer processingTimeTimer) {
-    return new RunnerClock(processingTimeTimer);
-  }
-
-  /** Reads the runner's processing time through a processing-time timer. */
-  private static final class RunnerClock extends Clock {
-    private final Timer processingTimeTimer;
-
-    RunnerClock(Timer processingTimeTimer) {
-      this.processingTimeTimer = processingTimeTimer;
-    }
-
-    @Override
-    public long millis() {
-      return processingTimeTimer.getCurrentRelativeTime().getMillis();
-    }
-
-    @Override
-    public java.time.Instant instant() {
-      return java.time.Instant.ofEpochMilli(millis());
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException("the runner's clock has no zone");
     }
   }
 }

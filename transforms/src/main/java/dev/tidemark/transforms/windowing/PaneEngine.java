@@ -147,8 +147,8 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
   }
 
   /** The state of a window that has no record yet. */
-  public WindowState<InputT, AccumT> open(Instant windowStart) {
-    return new WindowState<>(windowStart, aggregate.createAccumulator());
+  public WindowState<InputT, AccumT> open(IntervalWindow window) {
+    return new WindowState<>(window.start(), window.end(), aggregate.createAccumulator());
   }
 
   /** When the watermark closes the window: the step calls {@link #onWatermark} then. */
@@ -297,6 +297,6 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
   }
 
   private IntervalWindow window(WindowState<InputT, AccumT> state) {
-    return new IntervalWindow(state.windowStart, windowing.size());
+    return new IntervalWindow(state.windowStart, state.windowEnd);
   }
 }

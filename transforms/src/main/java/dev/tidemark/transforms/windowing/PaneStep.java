@@ -6,6 +6,7 @@ import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.SimpleFunction;
@@ -118,13 +119,23 @@ final class PaneStep<K, V, AccumT, OutputT> {
         inTheGlobalWindow(contributions)
             .apply(
                 "DecidePanes",
-                ParDo.of(
-                        new LivePanesFn<>(
-                            windowing, typedAggregate, valueCoder, accumulatorCoder, outputs))
+                ParDo.of(panesFn(valueCoder, outputs))
                     .withOutputTags(outputs.panes(), TupleTagList.of(outputs.expired())));
     decided.get(outputs.panes()).setCoder(outputs.paneCoder(keyCoder, outputCoder));
     decided.get(outputs.expired()).setCoder(outputs.expiredCoder(keyCoder, valueCoder));
     return decided;
+  }
+
+  /**
+   * The step that decides the panes: one window per record for tumbling windows ({@link
+   * LivePanesFn}), one slice per record and several windows for the other kinds ({@link
+   * SlicedPanesFn}).
+   */
+  private <PaneT, ExpiredT> DoFn<KV<K, Contribution<V, AccumT>>, PaneT> panesFn(
+      Coder<V> valueCoder, PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
+    return windowing.isTumbling()
+        ? new LivePanesFn<>(windowing, typedAggregate, valueCoder, accumulatorCoder, outputs)
+        : new SlicedPanesFn<>(windowing, typedAggregate, valueCoder, accumulatorCoder, outputs);
   }
 
   /**

@@ -27,6 +27,7 @@ public final class WindowState<InputT, AccumT> {
   static final long NO_FLUSH = Long.MAX_VALUE;
 
   final Instant windowStart;
+  final Instant windowEnd;
 
   /** Every record counted in a pane so far, or due in the next one. */
   AccumT accumulated;
@@ -44,12 +45,13 @@ public final class WindowState<InputT, AccumT> {
   /** Wall-clock time at which the records not yet reported are due in an EARLY pane. */
   long flushDueMillis;
 
-  WindowState(Instant windowStart, AccumT emptyAccumulator) {
-    this(windowStart, emptyAccumulator, 0, new ArrayList<>(), 0, false, false, NO_FLUSH);
+  WindowState(Instant windowStart, Instant windowEnd, AccumT emptyAccumulator) {
+    this(windowStart, windowEnd, emptyAccumulator, 0, new ArrayList<>(), 0, false, false, NO_FLUSH);
   }
 
   private WindowState(
       Instant windowStart,
+      Instant windowEnd,
       AccumT accumulated,
       long records,
       List<InputT> heldLate,
@@ -58,6 +60,7 @@ public final class WindowState<InputT, AccumT> {
       boolean finalEmitted,
       long flushDueMillis) {
     this.windowStart = windowStart;
+    this.windowEnd = windowEnd;
     this.accumulated = accumulated;
     this.records = records;
     this.heldLate = heldLate;
@@ -70,6 +73,11 @@ public final class WindowState<InputT, AccumT> {
   /** The start of the window. */
   public Instant windowStart() {
     return windowStart;
+  }
+
+  /** The end of the window. */
+  public Instant windowEnd() {
+    return windowEnd;
   }
 
   /** When an EARLY pane is due, in wall-clock epoch millis; {@code Long.MAX_VALUE} if none is. */
@@ -101,6 +109,7 @@ public final class WindowState<InputT, AccumT> {
     @Override
     public void encode(WindowState<InputT, AccumT> state, OutputStream out) throws IOException {
       InstantCoder.of().encode(state.windowStart, out);
+      InstantCoder.of().encode(state.windowEnd, out);
       accumulatorCoder.encode(state.accumulated, out);
       VarLongCoder.of().encode(state.records, out);
       heldLateCoder.encode(state.heldLate, out);
@@ -113,6 +122,7 @@ public final class WindowState<InputT, AccumT> {
     @Override
     public WindowState<InputT, AccumT> decode(InputStream in) throws IOException {
       return new WindowState<>(
+          InstantCoder.of().decode(in),
           InstantCoder.of().decode(in),
           accumulatorCoder.decode(in),
           VarLongCoder.of().decode(in),

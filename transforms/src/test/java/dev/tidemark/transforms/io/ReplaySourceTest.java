@@ -155,7 +155,8 @@ class ReplaySourceTest {
       if (WINDOWING.isExpired(window, watermark)) {
         prediction.late.add(line);
       } else {
-        prediction.finals.merge(key + "," + window.start().getMillis(), 1L, Long::sum);
+        prediction.finals.merge(
+            key + "," + window.start().getMillis() + "," + window.end().getMillis(), 1L, Long::sum);
       }
     }
     return prediction;

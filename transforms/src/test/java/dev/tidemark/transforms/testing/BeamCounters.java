@@ -1,6 +1,8 @@
 package dev.tidemark.transforms.testing;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 
@@ -22,5 +24,22 @@ public final class BeamCounters {
       }
     }
     return dropped;
+  }
+
+  /** The sum of tidemark's counter {@code name} over the steps within {@code step}. */
+  public static long tidemark(PipelineResult result, String step, String name) {
+    long sum = 0;
+    for (MetricResult<Long> counter :
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(TidemarkMetrics.NAMESPACE, name))
+                    .addStep(step)
+                    .build())
+            .getCounters()) {
+      sum += counter.getAttempted();
+    }
+    return sum;
   }
 }

@@ -50,6 +50,8 @@ public final class CountedOutputs {
                         r.key()
                             + ","
                             + r.pane().windowStart().getMillis()
+                            + ","
+                            + r.pane().windowEnd().getMillis()
                             + "="
                             + r.count()
                             + ","
@@ -78,7 +80,10 @@ public final class CountedOutputs {
     return outputs;
   }
 
-  /** "key,windowStart" -> [count, sum] of each final pane; fails on a second one per window. */
+  /**
+   * "key,windowStart,windowEnd" -> [count, sum] of each final pane; fails on a second one per
+   * window.
+   */
   public Map<String, List<Long>> finalCountsAndSums() {
     Map<String, List<Long>> panes = new TreeMap<>();
     for (String line : finalPanes.snapshot()) {
@@ -91,7 +96,7 @@ public final class CountedOutputs {
     return panes;
   }
 
-  /** "key,windowStart" -> count of each final pane. */
+  /** "key,windowStart,windowEnd" -> count of each final pane. */
   public Map<String, Long> finalCounts() {
     Map<String, Long> counts = new TreeMap<>();
     finalCountsAndSums().forEach((window, values) -> counts.put(window, values.get(0)));

@@ -3,6 +3,7 @@ package dev.tidemark.transforms.windowing;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.SourceBatch;
 import dev.tidemark.transforms.parse.CsvEventFormat;
@@ -166,7 +167,8 @@ class LateAccountingPropertyTest {
 
   /**
    * The largest value of each window's final pane, by {@link AggregatePerWindow} with Beam's own
-   * {@code Max}: the engine with an aggregate other than the count, as "key,windowStart=max".
+   * {@code Max}: the engine with an aggregate other than the count, as
+   * "key,windowStart,windowEnd=max".
    */
   private static Collected finalMaxima(PCollection<Event> events, EventTimeWindowing windowing) {
     AggregatePerWindow<String, Long, Long> max = AggregatePerWindow.of(windowing, Max.ofLongs());
@@ -188,6 +190,8 @@ class LateAccountingPropertyTest {
                         pane.getKey()
                             + ","
                             + pane.getValue().getKey().windowStart().getMillis()
+                            + ","
+                            + pane.getValue().getKey().windowEnd().getMillis()
                             + "="
                             + pane.getValue().getValue()))
         .apply("CollectMaxima", maxima.sink());
@@ -242,6 +246,92 @@ class LateAccountingPropertyTest {
     assertThat(Set.copyOf(batched.lateRecords()), equalTo(input.expectedLate));
     assertThat(batched.finalCountsAndSums(), equalTo(asComparable(input.expectedFinal)));
     assertOwnLatePanes("batched", batched, input);
+  }
+
+  /**
+   * 16 streams in sliding and cumulating windows on the DirectRunner, and one on Flink at each of
+   * parallelism 1, 2 and 4: the even seeds slide, the odd ones cumulate; half of each come in
+   * batches, counted before the shuffle where their bound proves them on time.
+   */
+  static Stream<Arguments> kindStreams() {
+    return streamsFrom(41, 61L, 62L, 63L)
+        .filter(
+            arguments ->
+                arguments.get()[0].equals("FlinkRunner") || (long) arguments.get()[2] < 57);
+  }
+
+  /**
+   * Sliding and cumulating windows, where a record is in several windows and each window judges it
+   * on its own: every final pane, every late record and every LATE pane is the reference's, which
+   * finds a record's windows by trying every start; each (record, window) pair is counted in the
+   * window's final pane or the record is in the late output, once however many windows it missed;
+   * and tidemark's counters say how many records missed some windows and how many missed all.
+   */
+  @ParameterizedTest(name = "{0} parallelism {1} seed {2}")
+  @MethodSource("kindStreams")
+  void everyWindowOfEveryKindJudgesEachRecordOnItsOwn(String runner, int parallelism, long seed) {
+    WindowKind.Shape shape = seed % 2 == 0 ? WindowKind.Shape.SLIDING : WindowKind.Shape.CUMULATING;
+    RandomStream input = new RandomStream(seed, runner.equals("DirectRunner"), shape);
+    boolean inBatches = seed % 4 >= 2;
+    PCollectionTuple counted;
+    Pipeline pipeline;
+    PCollectionTuple parsed;
+    Collected finalMaxima = null;
+    if (inBatches) {
+      PlayedStream<SourceBatch<String>> played = played(input.batches, runner, parallelism);
+      pipeline = played.pipeline();
+      counted =
+          pipeline
+              .apply(played.stream())
+              .apply(
+                  "CountOnTheEngine",
+                  CountPerWindow.ofBatchesParsedBy(
+                      input.windowing,
+                      ParseEvents.with(CsvEventFormat.keyAndTime().withValue())
+                          .inTheGatheringStep(),
+                      ParseEvents.DEAD_LETTER));
+      parsed = counted;
+    } else {
+      PlayedStream<String> played = played(input.stream, runner, parallelism);
+      pipeline = played.pipeline();
+      parsed =
+          pipeline
+              .apply(played.stream())
+              .apply("Parse", ParseEvents.with(CsvEventFormat.keyAndTime().withValue()));
+      PCollection<Event> events = parsed.get(ParseEvents.EVENTS);
+      counted = events.apply("CountOnTheEngine", CountPerWindow.of(input.windowing));
+      finalMaxima = finalMaxima(events, input.windowing);
+    }
+    CountedOutputs engine = CountedOutputs.of("Engine", parsed, counted);
+
+    PipelineResult result = pipeline.run();
+    assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
+
+    // (1) What the reference says, window by window.
+    List<String> lateLines = engine.lateRecords();
+    assertThat(
+        "final panes (" + input + ")",
+        engine.finalCountsAndSums(),
+        equalTo(asComparable(input.expectedFinal)));
+    assertThat(Set.copyOf(lateLines), equalTo(input.expectedLate));
+    assertThat(Set.copyOf(engine.deadLetters()), equalTo(input.expectedDeadLetters));
+    // (2) Each (record, window) pair in one place, each record late once at most.
+    assertThat(
+        "(record, window) pairs counted in final panes",
+        engine.countedInFinalPanes(),
+        equalTo(input.expectedCountedPairs));
+    assertThat("no record is late twice", Set.copyOf(lateLines).size(), equalTo(lateLines.size()));
+    assertOwnLatePanes("engine", engine, input);
+    if (finalMaxima != null) {
+      assertThat(asMap(finalMaxima.snapshot()), equalTo(input.expectedMax));
+    }
+    // (3) The counters: records that missed some windows, and all late records.
+    assertThat(
+        BeamCounters.tidemark(result, "CountOnTheEngine", TidemarkMetrics.LATE_RECORDS),
+        equalTo((long) input.expectedLate.size()));
+    assertThat(
+        BeamCounters.tidemark(result, "CountOnTheEngine", TidemarkMetrics.PARTLY_LATE_RECORDS),
+        equalTo((long) input.expectedPartlyLate));
   }
 
   /**

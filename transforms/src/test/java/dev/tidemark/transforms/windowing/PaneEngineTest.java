@@ -90,7 +90,7 @@ class PaneEngineTest {
     assertThat(
         engine.arrival(FIRST_WINDOW, lastWithinLateness), equalTo(Arrival.LATE_WITHIN_LATENESS));
     assertThat(engine.arrival(FIRST_WINDOW, lastWithinLateness.plus(1)), equalTo(Arrival.EXPIRED));
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     assertThat(engine.expiresAt(state), equalTo(lastWithinLateness.plus(1)));
     assertThat(engine.closesAt(state), equalTo(end));
   }
@@ -98,7 +98,7 @@ class PaneEngineTest {
   @Test
   void liveOnTimeThenAClosingFinalPane() {
     PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = live(WITH_LATENESS);
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     onTime(engine, state, 1);
     onTime(engine, state, 2);
 
@@ -116,7 +116,7 @@ class PaneEngineTest {
   @Test
   void replayKnowsNoLateDataCameSoItsOnTimePaneIsFinal() {
     PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = replay(WITH_LATENESS);
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     onTime(engine, state, 1);
     onTime(engine, state, 2);
 
@@ -131,7 +131,7 @@ class PaneEngineTest {
   @Test
   void liveLateRecordsAddAPaneEachAtOnce() {
     PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = live(WITH_LATENESS);
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     onTime(engine, state, 1);
     assertThat(
         described(engine.onWatermark(state, engine.closesAt(state))), contains("ON_TIME#0 1/1"));
@@ -148,7 +148,7 @@ class PaneEngineTest {
   @Test
   void replayHoldsLateRecordsAndEmitsThemInArrivalOrder() {
     PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = replay(WITH_LATENESS);
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     onTime(engine, state, 1);
     // (1) Late records reach the step out of their arrival order (5 arrived after 3).
     assertThat(engine.addLateWithinLateness(state, 5L), empty());
@@ -164,7 +164,7 @@ class PaneEngineTest {
   void onlyLateRecordsGiveNoOnTimePane() {
     for (PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine :
         List.of(live(WITH_LATENESS), replay(WITH_LATENESS))) {
-      WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+      WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
       List<Pane<KV<Long, Long>>> panes = new ArrayList<>(engine.addLateWithinLateness(state, 4L));
       panes.addAll(engine.onWatermark(state, engine.expiresAt(state)));
 
@@ -180,7 +180,7 @@ class PaneEngineTest {
   void withoutLatenessLiveAndReplayAreTheSame() {
     for (PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine :
         List.of(live(WITHOUT_LATENESS), replay(WITHOUT_LATENESS))) {
-      WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+      WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
       onTime(engine, state, 7);
       // (1) The window closes and expires at the same instant: one pane, ON_TIME and final.
       assertThat(engine.closesAt(state), equalTo(engine.expiresAt(state)));
@@ -195,7 +195,7 @@ class PaneEngineTest {
   void noIdleFlushWhileTheWatermarkMoves() {
     for (PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine :
         List.of(live(WITH_LATENESS), replay(WITH_LATENESS))) {
-      WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+      WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
       long armedAt = clock.millis();
       onTime(engine, state, 1);
       // (1) idleFlush after the first record, but the watermark moved 1 ms before: the window's
@@ -205,7 +205,8 @@ class PaneEngineTest {
       assertThat(engine.onClock(state, movedAt), empty());
       assertThat(state.flushDueMillis(), equalTo(movedAt + IDLE_FLUSH.getMillis()));
       // (2) A move before the first record does not put the flush off.
-      WindowState<Long, KV<Long, Long>> other = engine.open(BASE_TIME.plus(WINDOW));
+      WindowState<Long, KV<Long, Long>> other =
+          engine.open(new IntervalWindow(BASE_TIME.plus(WINDOW), WINDOW));
       onTime(engine, other, 1);
       clock.advance(IDLE_FLUSH);
       assertThat(described(engine.onClock(other, armedAt)), contains("EARLY#0 1/1"));
@@ -219,7 +220,7 @@ class PaneEngineTest {
   @Test
   void aClosedWindowStaysClosedWhenARestoreSetsTheWatermarkBack() {
     PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = live(WITH_LATENESS);
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     onTime(engine, state, 1);
     engine.onWatermark(state, engine.closesAt(state));
     // (1) Judged by the minimum, as the first record after a restore is, the record looks on time;
@@ -230,7 +231,7 @@ class PaneEngineTest {
         engine.arrival(state, FIRST_WINDOW, restored), equalTo(Arrival.LATE_WITHIN_LATENESS));
     // (2) A window with nothing kept, or still open, is judged by the watermark alone.
     assertThat(engine.arrival(null, FIRST_WINDOW, restored), equalTo(Arrival.ON_TIME));
-    WindowState<Long, KV<Long, Long>> open = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> open = engine.open(FIRST_WINDOW);
     assertThat(engine.arrival(open, FIRST_WINDOW, restored), equalTo(Arrival.ON_TIME));
   }
 
@@ -238,7 +239,7 @@ class PaneEngineTest {
   void speculativeIdleFlush() {
     for (PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine :
         List.of(live(WITH_LATENESS), replay(WITH_LATENESS))) {
-      WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+      WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
       onTime(engine, state, 1);
       // (1) Not due yet: nothing.
       clock.advance(IDLE_FLUSH.minus(1));
@@ -267,7 +268,7 @@ class PaneEngineTest {
   @Test
   void liveWatermarkPastTheExpiryAtOnceGivesOneFinalOnTimePane() {
     PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = live(WITH_LATENESS);
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     onTime(engine, state, 2);
     assertThat(
         described(engine.onWatermark(state, Watermarks.MAX)), contains("ON_TIME#0 final 1/2"));
@@ -276,7 +277,7 @@ class PaneEngineTest {
   @Test
   void stateRoundTrips() throws Exception {
     PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine = replay(WITH_LATENESS);
-    WindowState<Long, KV<Long, Long>> state = engine.open(BASE_TIME);
+    WindowState<Long, KV<Long, Long>> state = engine.open(FIRST_WINDOW);
     onTime(engine, state, 3);
     engine.addLateWithinLateness(state, 8L);
     engine.onWatermark(state, engine.closesAt(state));

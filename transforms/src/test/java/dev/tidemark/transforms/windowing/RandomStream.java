@@ -41,6 +41,13 @@ final class RandomStream {
   private static final long START = 1_600_000_000_000L;
 
   private static final long[] WINDOW_SIZES = {1_000, 2_000, 5_000};
+
+  /** Sliding windows' sizes and slides: 3 s every 2 s has slices of 1 s, ends off the slide. */
+  private static final long[][] SLIDING = {{2_000, 1_000}, {3_000, 2_000}, {5_000, 1_000}};
+
+  /** Cumulating windows' steps and largest sizes. */
+  private static final long[][] CUMULATING = {{1_000, 3_000}, {2_000, 4_000}, {1_000, 5_000}};
+
   private static final long[] LATENESSES = {0, 1_000, 3_000};
   private static final int[] OUT_OF_ORDERNESS = {1_000, 3_000};
 
@@ -62,13 +69,30 @@ final class RandomStream {
   /** How many records came after their window closed, but before it expired. */
   final int expectedLateWithinLateness;
 
-  /** "key,windowStart" -> {count, sum}. */
+  /** How many (record, window) pairs are counted in a window's final pane. */
+  long expectedCountedPairs;
+
+  /** How many records missed some of their windows and are counted in the others. */
+  int expectedPartlyLate;
+
+  /** "key,windowStart,windowEnd" -> {count, sum}. */
   final Map<String, long[]> expectedFinal = new HashMap<>();
 
-  /** "key,windowStart" -> the largest value (the sequence number) of the window's final pane. */
+  /**
+   * "key,windowStart,windowEnd" -> the largest value (the sequence number) of the window's final
+   * pane.
+   */
   final Map<String, Long> expectedMax = new TreeMap<>();
 
+  private final WindowKind.Shape shape;
   private final long size;
+
+  /** How far apart window ends are: the size, the slide or the step. */
+  private final long endEvery;
+
+  /** Where window ends are, modulo {@link #endEvery}: sliding windows end at starts plus size. */
+  private final long endOffset;
+
   private final long lateness;
 
   /**
@@ -76,15 +100,40 @@ final class RandomStream {
    * steps, long enough at times for an idle flush (the FlinkRunner's TestStream cannot do that).
    */
   RandomStream(long seed, boolean processingTime) {
+    this(seed, processingTime, WindowKind.Shape.TUMBLING);
+  }
+
+  /** The same, in windows of {@code shape}. */
+  RandomStream(long seed, boolean processingTime, WindowKind.Shape shape) {
     Random random = new Random(seed);
-    size = WINDOW_SIZES[random.nextInt(WINDOW_SIZES.length)];
+    this.shape = shape;
+    EventTimeWindowing shaped;
+    switch (shape) {
+      case SLIDING:
+        long[] sizeAndSlide = SLIDING[random.nextInt(SLIDING.length)];
+        size = sizeAndSlide[0];
+        endEvery = sizeAndSlide[1];
+        endOffset = size % endEvery;
+        shaped = EventTimeWindowing.sliding(Duration.millis(size), Duration.millis(endEvery));
+        break;
+      case CUMULATING:
+        long[] stepAndSize = CUMULATING[random.nextInt(CUMULATING.length)];
+        size = stepAndSize[1];
+        endEvery = stepAndSize[0];
+        endOffset = 0;
+        shaped = EventTimeWindowing.cumulating(Duration.millis(endEvery), Duration.millis(size));
+        break;
+      default:
+        size = WINDOW_SIZES[random.nextInt(WINDOW_SIZES.length)];
+        endEvery = size;
+        endOffset = 0;
+        shaped = EventTimeWindowing.fixed(Duration.millis(size));
+    }
     lateness = LATENESSES[random.nextInt(LATENESSES.length)];
     int outOfOrderness = OUT_OF_ORDERNESS[random.nextInt(OUT_OF_ORDERNESS.length)];
     Duration idleFlush = Duration.millis(1_000 + random.nextInt(3) * 1_000L);
     EventTimeWindowing configured =
-        EventTimeWindowing.fixed(Duration.millis(size))
-            .withAllowedLateness(Duration.millis(lateness))
-            .withIdleFlush(idleFlush);
+        shaped.withAllowedLateness(Duration.millis(lateness)).withIdleFlush(idleFlush);
     windowing = random.nextInt(4) == 0 ? configured.withFinalPaneOnly() : configured;
 
     TestStream.Builder<String> builder = TestStream.create(StringUtf8Coder.of());
@@ -131,20 +180,30 @@ final class RandomStream {
         String key = KEYS[random.nextInt(KEYS.length)];
         String line = key + "," + eventTime + "," + sequence;
         batch.add(TimestampedValue.of(line, new Instant(eventTime)));
-        long windowStart = windowEndAtOrBelow(eventTime);
-        long windowEnd = windowStart + size;
-        if (windowEnd - 1 + lateness < watermark) {
+        List<long[]> windows = windowsHolding(eventTime);
+        int missed = 0;
+        for (long[] window : windows) {
+          long windowEnd = window[1];
+          if (windowEnd - 1 + lateness < watermark) {
+            missed++;
+            continue;
+          }
+          if (watermark >= windowEnd) {
+            lateWithinLateness++;
+          }
+          String name = key + "," + window[0] + "," + windowEnd;
+          long[] countAndSum = expectedFinal.computeIfAbsent(name, k -> new long[2]);
+          countAndSum[0]++;
+          countAndSum[1] += sequence;
+          expectedCountedPairs++;
+          expectedMax.merge(name, (long) sequence, Math::max);
+        }
+        if (missed > 0) {
           expectedLate.add(line);
-          continue;
+          if (missed < windows.size()) {
+            expectedPartlyLate++;
+          }
         }
-        if (watermark >= windowEnd) {
-          lateWithinLateness++;
-        }
-        long[] countAndSum =
-            expectedFinal.computeIfAbsent(key + "," + windowStart, k -> new long[2]);
-        countAndSum[0]++;
-        countAndSum[1] += sequence;
-        expectedMax.merge(key + "," + windowStart, (long) sequence, Math::max);
       }
       builder = addAll(builder, batch);
       batchBuilder = batchBuilder.addElements(asBatch(batch, watermark));
@@ -181,7 +240,36 @@ final class RandomStream {
 
   /** The latest window end at or before {@code millis}: windows are aligned to the epoch. */
   private long windowEndAtOrBelow(long millis) {
-    return millis - Math.floorMod(millis, size);
+    return millis - Math.floorMod(millis - endOffset, endEvery);
+  }
+
+  /**
+   * Every window {@code [start, end)} that holds {@code eventTime}, found by trying every candidate
+   * start near it, as the definitions of Flink SQL's window functions read.
+   */
+  private List<long[]> windowsHolding(long eventTime) {
+    List<long[]> windows = new ArrayList<>();
+    switch (shape) {
+      case SLIDING:
+        for (long start = eventTime - size; start <= eventTime; start++) {
+          if (Math.floorMod(start, endEvery) == 0 && eventTime < start + size) {
+            windows.add(new long[] {start, start + size});
+          }
+        }
+        break;
+      case CUMULATING:
+        long start = eventTime - Math.floorMod(eventTime, size);
+        for (long end = start + endEvery; end <= start + size; end += endEvery) {
+          if (eventTime < end) {
+            windows.add(new long[] {start, end});
+          }
+        }
+        break;
+      default:
+        long tumblingStart = eventTime - Math.floorMod(eventTime, size);
+        windows.add(new long[] {tumblingStart, tumblingStart + size});
+    }
+    return windows;
   }
 
   /** A batch at its earliest record's timestamp, as {@link SourceBatch}'s source emits it. */
@@ -203,8 +291,11 @@ final class RandomStream {
 
   @Override
   public String toString() {
-    return "windows of "
+    return shape
+        + " windows of "
         + size
+        + " ms every "
+        + endEvery
         + " ms, lateness "
         + lateness
         + " ms"
