@@ -67,6 +67,17 @@ import org.joda.time.Instant;
  * record missed it as well), and is counted in the rest, so each (record, window) pair ends in
  * exactly one place: the window's final pane or the late line.
  *
+ * <h3>Windows are done in the order of their ends</h3>
+ *
+ * <p>That order is what lets one instant per key ({@code doneThrough}) say which windows are done,
+ * so a record that comes into a slice later never reaches a window that gave its final pane. So a
+ * deadline is judged at its own instant, not at the watermark that may have jumped past it (timers
+ * fire in the order of their instants): a window whose close and expiry the watermark passes at
+ * once gives an ON_TIME pane and then a final LATE pane with the same value, where a tumbling
+ * window gives one final ON_TIME pane. A record that finds a window of its own expired but not yet
+ * done first gives a final pane to every earlier window of the key that is not done, then to that
+ * one; an expired window that holds no record is done too.
+ *
  * <h3>The idle flush</h3>
  *
  * <p>As for tumbling windows ({@link PaneEngine}), with the key as the unit: {@code idleFlush}
