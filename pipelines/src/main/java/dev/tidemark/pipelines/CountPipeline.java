@@ -5,6 +5,7 @@ import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
+import dev.tidemark.pipelines.config.WindowKindOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.SourceUri;
@@ -28,8 +29,9 @@ import org.apache.beam.sdk.transforms.SerializableFunction;
 public final class CountPipeline {
 
   /** The options of {@code count}. */
-  public interface Options extends SourceOptions {
-    @Description("Size of the tumbling event-time windows")
+  public interface Options extends SourceOptions, WindowKindOptions {
+    @Description(
+        "Size of the event-time windows: tumbling, unless --windowSlide or --windowStep is given")
     @Default.String("5s")
     String getWindowSize();
 
@@ -97,7 +99,11 @@ public final class CountPipeline {
         SourceUri.of(options, PipelineInput.COUNT),
         format(options),
         eventTime,
-        EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),
+        EventTimeOptions.windowing(
+            options,
+            EventTimeOptions.windowKind(
+                options.getWindowSize(), options.getWindowSlide(), options.getWindowStep()),
+            eventTime),
         OutputSinks.from(options));
   }
 

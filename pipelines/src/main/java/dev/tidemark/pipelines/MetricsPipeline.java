@@ -5,6 +5,7 @@ import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.config.TimeZoneOptions;
+import dev.tidemark.pipelines.config.WindowKindOptions;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.SourceUri;
@@ -30,8 +31,9 @@ import org.apache.beam.sdk.options.Description;
 public final class MetricsPipeline {
 
   /** The options of {@code metrics}. */
-  public interface Options extends SourceOptions, TimeZoneOptions {
-    @Description("Size of the tumbling event-time windows")
+  public interface Options extends SourceOptions, TimeZoneOptions, WindowKindOptions {
+    @Description(
+        "Size of the event-time windows: tumbling, unless --windowSlide or --windowStep is given")
     @Default.String("1s")
     String getWindowSize();
 
@@ -84,7 +86,11 @@ public final class MetricsPipeline {
         SourceUri.of(options, PipelineInput.METRICS),
         FORMAT,
         eventTime,
-        EventTimeOptions.windowing(options, options.getWindowSize(), eventTime),
+        EventTimeOptions.windowing(
+            options,
+            EventTimeOptions.windowKind(
+                options.getWindowSize(), options.getWindowSlide(), options.getWindowStep()),
+            eventTime),
         OutputSinks.from(options));
   }
 

@@ -210,6 +210,8 @@ class ReplayPipelinesTest {
     return result.get("key").asText()
         + ","
         + result.get("windowStart").asLong()
+        + "-"
+        + result.get("windowEnd").asLong()
         + " "
         + pane(result)
         + result.get("count").asLong()

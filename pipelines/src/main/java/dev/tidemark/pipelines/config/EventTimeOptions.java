@@ -50,13 +50,62 @@ public final class EventTimeOptions {
    */
   public static EventTimeWindowing windowing(
       TidemarkOptions options, String windowSize, EventTimeSettings eventTime) {
-    Duration size = Durations.parse("windowSize", windowSize);
-    if (size.getMillis() == 0) {
-      throw new ConfigurationException("--windowSize: 0 is not allowed; use e.g. 5s");
+    return windowing(options, windowKind(windowSize, null, null), eventTime);
+  }
+
+  /**
+   * The windows of {@code --windowSize}: tumbling, or sliding every {@code windowSlide}, or
+   * cumulating by {@code windowStep}, with no lateness yet ({@link #windowing(TidemarkOptions,
+   * EventTimeWindowing, EventTimeSettings)} adds the rest).
+   *
+   * @throws ConfigurationException naming the option that is wrong, or the two that contradict each
+   *     other
+   */
+  public static EventTimeWindowing windowKind(
+      String windowSize, @Nullable String windowSlide, @Nullable String windowStep) {
+    Duration size = positive("windowSize", windowSize);
+    if (windowSlide != null && windowStep != null) {
+      throw new ConfigurationException(
+          "--windowSlide and --windowStep contradict each other: windows either slide"
+              + " (--windowSlide) or grow in steps (--windowStep); give one");
     }
+    if (windowSlide != null) {
+      Duration slide = positive("windowSlide", windowSlide);
+      if (slide.isLongerThan(size)) {
+        throw new ConfigurationException(
+            "--windowSlide: "
+                + windowSlide
+                + " is longer than --windowSize="
+                + windowSize
+                + "; use a slide of at most the size, or records between windows belong to none");
+      }
+      return EventTimeWindowing.sliding(size, slide);
+    }
+    if (windowStep != null) {
+      Duration step = positive("windowStep", windowStep);
+      if (size.getMillis() % step.getMillis() != 0) {
+        throw new ConfigurationException(
+            "--windowStep: --windowSize="
+                + windowSize
+                + " is not a whole number of steps of "
+                + windowStep
+                + "; use a step that divides the size");
+      }
+      return EventTimeWindowing.cumulating(step, size);
+    }
+    return EventTimeWindowing.fixed(size);
+  }
+
+  /**
+   * The windowing preset: {@code kind}'s windows, the shared allowed lateness, an idle flush after
+   * the same idle timeout the sources use, and every pane or only the final one ({@code --emit}).
+   *
+   * @throws ConfigurationException naming the option that is wrong
+   */
+  public static EventTimeWindowing windowing(
+      TidemarkOptions options, EventTimeWindowing kind, EventTimeSettings eventTime) {
     EventTimeWindowing windowing =
-        EventTimeWindowing.fixed(size)
-            .withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
+        kind.withAllowedLateness(Durations.parse("allowedLateness", options.getAllowedLateness()))
             .withIdleFlush(orDefault("idleFlush", options.getIdleFlush(), eventTime.idleTimeout()));
     return finalPaneOnly(options.getEmit()) ? windowing.withFinalPaneOnly() : windowing;
   }

@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.io;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.transforms.watermark.DurationText;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.WindowKind;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -45,8 +46,8 @@ public final class PaneRules {
     return sources.stream().map(Source::describe).collect(Collectors.joining(", "))
         + ": "
         + judge
-        + "; --windowSize="
-        + DurationText.asOption(windowing.size())
+        + "; "
+        + windowOptions(windowing.kind())
         + " --allowedLateness="
         + DurationText.asOption(windowing.allowedLateness())
         + " --maxOutOfOrderness="
@@ -57,5 +58,18 @@ public final class PaneRules {
         + DurationText.asOption(windowing.idleFlush())
         + " --emit="
         + (windowing.finalPaneOnly() ? "final" : "all");
+  }
+
+  /** The options that give {@code kind}'s windows, as a user types them. */
+  public static String windowOptions(WindowKind kind) {
+    String size = "--windowSize=" + DurationText.asOption(kind.size());
+    switch (kind.shape()) {
+      case SLIDING:
+        return size + " --windowSlide=" + DurationText.asOption(kind.slide());
+      case CUMULATING:
+        return size + " --windowStep=" + DurationText.asOption(kind.slide());
+      default:
+        return size;
+    }
   }
 }

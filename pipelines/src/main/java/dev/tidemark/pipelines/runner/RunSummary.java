@@ -9,7 +9,10 @@ import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 
-/** The one line a run prints on stderr: records in, results out, late, dead letters. */
+/**
+ * The one line a run prints on stderr: records in, results out, late (and, with sliding or
+ * cumulating windows, how many of those missed only some of their windows), dead letters.
+ */
 final class RunSummary {
 
   /**
@@ -22,6 +25,7 @@ final class RunSummary {
           TidemarkMetrics.RECORDS_IN,
           TidemarkMetrics.RESULTS_OUT,
           TidemarkMetrics.LATE_RECORDS,
+          TidemarkMetrics.PARTLY_LATE_RECORDS,
           TidemarkMetrics.DEAD_LETTERS,
           TidemarkMetrics.LIKE_JSON,
           TidemarkMetrics.LIKE_CSV);
@@ -48,11 +52,23 @@ final class RunSummary {
         + counters.getOrDefault(TidemarkMetrics.RESULTS_OUT, 0L)
         + " results out, "
         + counters.getOrDefault(TidemarkMetrics.LATE_RECORDS, 0L)
-        + " late, "
+        + " late"
+        + partlyLate(counters.getOrDefault(TidemarkMetrics.PARTLY_LATE_RECORDS, 0L))
+        + ", "
         + counters.getOrDefault(TidemarkMetrics.DEAD_LETTERS, 0L)
         + " dead letters"
         + hint(counters.getOrDefault(TidemarkMetrics.LIKE_JSON, 0L), "JSON records", "json")
         + hint(counters.getOrDefault(TidemarkMetrics.LIKE_CSV, 0L), "comma-separated lines", "csv");
+  }
+
+  /**
+   * With sliding and cumulating windows, how many of the late records missed only some of their
+   * windows and are counted in the others; the rest missed all of theirs.
+   */
+  private static String partlyLate(long partlyLate) {
+    return partlyLate == 0
+        ? ""
+        : " (" + partlyLate + " of them missed only some of their windows, counted in the rest)";
   }
 
   private static String hint(long deadLetters, String lookLike, String format) {

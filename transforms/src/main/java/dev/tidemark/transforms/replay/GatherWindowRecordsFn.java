@@ -2,9 +2,6 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.ArrivedLine;
-import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.parse.BadRecordException;
-import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.Arrival;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.LinkedHashMap;
@@ -46,10 +43,9 @@ final class GatherWindowRecordsFn<K, R, LateT, AccumT>
     extends DoFn<List<ArrivedLine>, KV<K, WindowRecords<R, AccumT>>> {
 
   private final Counter recordsIn = TidemarkMetrics.recordsIn();
-  private final Counter deadLetters = TidemarkMetrics.deadLetters();
   private final Counter lateRecords = TidemarkMetrics.lateRecords();
   private final ReplayRecordType<K, R, LateT> type;
-  private final int input;
+  private final ReplayedLines<K, R, LateT> lines;
   private final EventTimeWindowing windowing;
   private final CombineFn<R, AccumT, ?> aggregate;
   private final TupleTag<KV<K, WindowRecords<R, AccumT>>> recordsTag;
@@ -67,7 +63,7 @@ final class GatherWindowRecordsFn<K, R, LateT, AccumT>
       TupleTag<KV<K, WindowRecords<R, AccumT>>> recordsTag,
       TupleTag<LateT> lateTag) {
     this.type = type;
-    this.input = input;
+    this.lines = new ReplayedLines<>(type, input);
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.recordsTag = recordsTag;
@@ -80,17 +76,8 @@ final class GatherWindowRecordsFn<K, R, LateT, AccumT>
     Instant now = Instant.now();
     @Nullable IntervalWindow window = null;
     for (ArrivedLine line : batch) {
-      R record;
-      try {
-        record = type.read(input, line, now);
-      } catch (BadRecordException e) {
-        deadLetters.inc();
-        String readBy = type.formatThatReads(input, line);
-        if (readBy != null) {
-          TidemarkMetrics.deadLettersLike(readBy).inc();
-        }
-        out.get(ParseEvents.DEAD_LETTER)
-            .output(new DeadLetter(line.text(), e.getMessage(), line.source()));
+      @Nullable R record = lines.read(line, now, out);
+      if (record == null) {
         continue;
       }
       window = windowing.windowOf(type.eventTimeOf(record), window);

@@ -10,10 +10,12 @@ import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.Expired;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -113,9 +115,48 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
     } catch (CannotProvideCoderException e) {
       throw new IllegalArgumentException("no coder for the accumulator of " + aggregate, e);
     }
-    TupleTag<KV<K, WindowRecords<R, AccumT>>> gathered = new TupleTag<>();
-    PCollectionList<KV<K, WindowRecords<R, AccumT>>> allGathered =
-        PCollectionList.empty(begin.getPipeline());
+    if (windowing.isTumbling()) {
+      TupleTag<KV<K, WindowRecords<R, AccumT>>> gathered = new TupleTag<>();
+      return decide(
+          begin,
+          input -> new GatherWindowRecordsFn<>(type, input, windowing, aggregate, gathered, late),
+          gathered,
+          new WindowRecords.WindowRecordsCoder<>(type.recordCoder(), accumulatorCoder),
+          new ReplayPanesFn<>(
+              windowing,
+              aggregate,
+              type.arrivalOrder(),
+              type.recordCoder(),
+              accumulatorCoder,
+              paneFormat));
+    }
+    TupleTag<KV<K, SliceRecords<R, AccumT>>> gathered = new TupleTag<>();
+    return decide(
+        begin,
+        input -> new GatherSliceRecordsFn<>(type, input, windowing, aggregate, gathered, late),
+        gathered,
+        new SliceRecords.SliceRecordsCoder<>(type.recordCoder(), accumulatorCoder),
+        new ReplaySlicesFn<>(
+            windowing,
+            aggregate,
+            type.arrivalOrder(),
+            type.recordCoder(),
+            accumulatorCoder,
+            paneFormat));
+  }
+
+  /**
+   * Each input read and gathered into what its batches add to a key's windows or slices ({@code
+   * GathersT}, by the step {@code gatherOf} makes for an input number, under {@code gathered}),
+   * then every input's, flattened, decided by {@code decideFn}.
+   */
+  private <GathersT> PCollectionTuple decide(
+      PBegin begin,
+      IntFunction<DoFn<List<ArrivedLine>, KV<K, GathersT>>> gatherOf,
+      TupleTag<KV<K, GathersT>> gathered,
+      Coder<GathersT> gathersCoder,
+      DoFn<KV<K, GathersT>, PaneT> decideFn) {
+    PCollectionList<KV<K, GathersT>> allGathered = PCollectionList.empty(begin.getPipeline());
     PCollectionList<LateT> allLate = PCollectionList.empty(begin.getPipeline());
     PCollectionList<DeadLetter> allDead = PCollectionList.empty(begin.getPipeline());
     for (int input = 0; input < inputs.size(); input++) {
@@ -125,16 +166,9 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
               .apply("Read" + name, inputs.get(input).getValue())
               .apply(
                   "Gather" + name,
-                  ParDo.of(
-                          new GatherWindowRecordsFn<>(
-                              type, input, windowing, aggregate, gathered, late))
+                  ParDo.of(gatherOf.apply(input))
                       .withOutputTags(gathered, TupleTagList.of(late).and(deadLetters)));
-      split
-          .get(gathered)
-          .setCoder(
-              KvCoder.of(
-                  type.keyCoder(),
-                  new WindowRecords.WindowRecordsCoder<>(type.recordCoder(), accumulatorCoder)));
+      split.get(gathered).setCoder(KvCoder.of(type.keyCoder(), gathersCoder));
       split.get(late).setCoder(type.lateCoder());
       split.get(deadLetters).setCoder(DeadLetter.Coder.of());
       allGathered = allGathered.and(split.get(gathered));
@@ -144,16 +178,7 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
     PCollection<PaneT> decided =
         allGathered
             .apply("AllInputs", Flatten.pCollections())
-            .apply(
-                "DecidePanes",
-                ParDo.of(
-                    new ReplayPanesFn<>(
-                        windowing,
-                        aggregate,
-                        type.arrivalOrder(),
-                        type.recordCoder(),
-                        accumulatorCoder,
-                        paneFormat)));
+            .apply("DecidePanes", ParDo.of(decideFn));
     decided.setCoder(paneCoder);
     return PCollectionTuple.of(panes, decided)
         .and(late, allLate.apply("AllLate", Flatten.pCollections()))

@@ -88,7 +88,7 @@ final class ReplayPanesFn<K, R, AccumT, OutputT, PaneT>
       Coder<R> recordCoder,
       Coder<AccumT> accumulatorCoder,
       PaneFormat<K, OutputT, PaneT> format) {
-    this.windowing = windowing.requireTumbling("a replay");
+    this.windowing = windowing;
     this.engine = PaneEngine.replay(windowing, aggregate, arrivalOrder);
     this.format = format;
     this.openWindowsSpec =

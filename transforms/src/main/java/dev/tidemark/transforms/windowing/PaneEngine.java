@@ -161,7 +161,12 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
    * holds: the step calls {@link #onWatermark} then, and releases the state once it is done.
    */
   public Instant expiresAt(WindowState<InputT, AccumT> state) {
-    return new Instant(windowing.expiresAt(window(state)).getMillis() + 1);
+    return expiresAt(window(state));
+  }
+
+  /** When the watermark expires {@code window} ({@link #expiresAt(WindowState)}). */
+  public Instant expiresAt(IntervalWindow window) {
+    return new Instant(windowing.expiresAt(window).getMillis() + 1);
   }
 
   /**
@@ -197,6 +202,30 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
       // watermark does.
       state.flushDueMillis = clock.millis() + windowing.idleFlush().getMillis();
     }
+  }
+
+  /**
+   * For a step that keeps a window's records in slices, not in its state: the window's aggregate
+   * and record count as its slices give them now, before the engine decides one of its panes.
+   */
+  public void setContents(WindowState<InputT, AccumT> state, AccumT accumulated, long records) {
+    state.accumulated = accumulated;
+    state.records = records;
+  }
+
+  /** For a step that keeps a window's state without its aggregate: the state, emptied of it. */
+  public void dropContents(WindowState<InputT, AccumT> state) {
+    state.accumulated = aggregate.createAccumulator();
+  }
+
+  /**
+   * For a step that arms the idle flush once per key rather than per window: the window's EARLY
+   * pane, now that the key's flush, due at {@code dueMillis}, has come ({@link #onClock}).
+   */
+  public List<Pane<OutputT>> onKeyFlush(
+      WindowState<InputT, AccumT> state, long dueMillis, long watermarkMovedAtMillis) {
+    state.flushDueMillis = dueMillis;
+    return onClock(state, watermarkMovedAtMillis);
   }
 
   /**

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -26,7 +25,6 @@ import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
@@ -197,29 +195,18 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       for (Instant start : kind.slicesOf(window)) {
         @Nullable SliceState<AccumT> slice = slices.get(start).read();
         if (slice != null) {
-          // mergeAccumulators may change any accumulator it is given (Beam's Max changes the
-          // first): it gets copies, so the slice stays what it was for the window's neighbours.
-          parts.add(copy(slice.accumulated));
+          parts.add(slice.accumulated);
           records += slice.records;
         }
       }
-      state.accumulated =
-          parts.isEmpty() ? aggregate.createAccumulator() : aggregate.mergeAccumulators(parts);
-      state.records = records;
+      engine.setContents(
+          state, Accumulators.mergeCopies(aggregate, accumulatorCoder, parts), records);
       return state;
-    }
-
-    AccumT copy(AccumT accumulated) {
-      try {
-        return CoderUtils.clone(accumulatorCoder, accumulated);
-      } catch (CoderException e) {
-        throw new IllegalStateException("the aggregate's coder cannot copy " + accumulated, e);
-      }
     }
 
     /** Keeps the window's state without its aggregate, which its slices hold. */
     void store(WindowState<V, AccumT> state) {
-      state.accumulated = aggregate.createAccumulator();
+      engine.dropContents(state);
       windows.put(state.windowEnd(), state);
     }
 
@@ -511,10 +498,8 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
         continue;
       }
       WindowState<V, AccumT> state = keyState.stateOf(window);
-      // The key's flush is due, so each of its open windows' is: the engine decides the pane.
-      state.flushDueMillis = due;
       List<PaneEngine.Pane<OutputT>> early =
-          keyState.engine.onClock(state, watermarkProgress.movedAtMillis());
+          keyState.engine.onKeyFlush(state, due, watermarkProgress.movedAtMillis());
       if (!early.isEmpty()) {
         keyState.emit(early);
         keyState.store(state);

@@ -80,6 +80,11 @@ public final class WindowState<InputT, AccumT> {
     return windowEnd;
   }
 
+  /** How many records the window holds, counted in a pane so far or due in the next one. */
+  public long records() {
+    return records;
+  }
+
   /** When an EARLY pane is due, in wall-clock epoch millis; {@code Long.MAX_VALUE} if none is. */
   public long flushDueMillis() {
     return flushDueMillis;

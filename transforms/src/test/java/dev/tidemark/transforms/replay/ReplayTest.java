@@ -123,6 +123,61 @@ class ReplayTest {
     assertThat(BeamCounters.droppedDueToLateness(result), equalTo(0L));
   }
 
+  static Stream<Arguments> kinds() {
+    EventTimeWindowing sliding =
+        EventTimeWindowing.sliding(Duration.standardSeconds(2), Duration.millis(500));
+    EventTimeWindowing cumulating =
+        EventTimeWindowing.cumulating(Duration.millis(500), Duration.standardSeconds(2));
+    return Stream.of(
+        Arguments.of("DirectRunner", 2, sliding),
+        Arguments.of("FlinkRunner", 2, sliding),
+        Arguments.of("DirectRunner", 2, cumulating),
+        Arguments.of("FlinkRunner", 3, cumulating));
+  }
+
+  /**
+   * Sliding and cumulating windows, where a record is in several windows, judged window by window
+   * by the watermark it met: every pane of every window as the reference predicts it, and each
+   * record late beyond the lateness for any of its windows in the late output once.
+   */
+  @ParameterizedTest(name = "{0} parallelism {1} {2}")
+  @MethodSource("kinds")
+  void slidingAndCumulatingWindowsGiveThePredictedPanes(
+      String runner, int parallelism, EventTimeWindowing kind) throws Exception {
+    EventTimeWindowing windowing =
+        kind.withAllowedLateness(Duration.millis(700)).withIdleFlush(Duration.standardHours(1));
+    List<String> lines = new ArrayList<>();
+    for (String line :
+        lines(
+            GeneratedLines.records(3000)
+                .withKeys(4)
+                .withOutOfOrderness(Duration.millis(3500))
+                .withLateFraction(0.03)
+                .withBadFraction(0.01)
+                .withSeed(11))) {
+      lines.add(line + "," + (lines.size() + 1));
+    }
+    ReplayReference reference =
+        ReplayReference.of(new Recording(lines, CSV, OUT_OF_ORDERNESS), windowing);
+    assertThat("late beyond the lateness", reference.late.size(), greaterThan(50));
+    assertThat("late within the lateness", reference.latePanes(), greaterThan(50L));
+
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
+    PCollectionTuple counted =
+        pipeline.apply(
+            "Count",
+            Replay.of(lines(lines), CSV)
+                .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
+                .countPerWindow(windowing));
+    Collected panes = collect(counted.get(CountPerWindow.RESULTS), ReplayTest::describe);
+    Collected late = collectLate(counted);
+
+    PipelineResult result = pipeline.run();
+    assertThat(result.waitUntilFinish(), equalTo(PipelineResult.State.DONE));
+    assertThat(sorted(panes.snapshot()), equalTo(reference.panes(ReplayReference.Pane::describe)));
+    assertThat(sorted(late.snapshot()), equalTo(sorted(reference.late)));
+  }
+
   @ParameterizedTest(name = "{0} parallelism {1}")
   @MethodSource("runners")
   void joinGivesThePredictedPanes(String runner, int parallelism) throws Exception {
@@ -207,18 +262,22 @@ class ReplayTest {
     assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));
     List<String> firstWindow =
         panes.snapshot().stream()
-            .filter(pane -> pane.startsWith("k,1600000000000 "))
+            .filter(pane -> pane.startsWith("k,1600000000000-1600000005000 "))
             .sorted()
             .toList();
-    assertThat(firstWindow.get(0), startsWith("k,1600000000000 EARLY#0 "));
+    assertThat(firstWindow.get(0), startsWith("k,1600000000000-1600000005000 EARLY#0 "));
     assertThat(
-        firstWindow, hasItem("k,1600000000000 ON_TIME#" + (firstWindow.size() - 1) + " final 2/3"));
+        firstWindow,
+        hasItem(
+            "k,1600000000000-1600000005000 ON_TIME#" + (firstWindow.size() - 1) + " final 2/3"));
   }
 
   private static String describe(WindowResult result) {
     return result.key()
         + ","
         + result.pane().windowStart().getMillis()
+        + "-"
+        + result.pane().windowEnd().getMillis()
         + " "
         + result.pane().timing()
         + "#"

@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.windowing;
 
 import dev.tidemark.transforms.model.SourceBatch;
+import dev.tidemark.transforms.testing.WindowsHolding;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -180,7 +181,7 @@ final class RandomStream {
         String key = KEYS[random.nextInt(KEYS.length)];
         String line = key + "," + eventTime + "," + sequence;
         batch.add(TimestampedValue.of(line, new Instant(eventTime)));
-        List<long[]> windows = windowsHolding(eventTime);
+        List<long[]> windows = WindowsHolding.of(windowing, eventTime);
         int missed = 0;
         for (long[] window : windows) {
           long windowEnd = window[1];
@@ -241,35 +242,6 @@ final class RandomStream {
   /** The latest window end at or before {@code millis}: windows are aligned to the epoch. */
   private long windowEndAtOrBelow(long millis) {
     return millis - Math.floorMod(millis - endOffset, endEvery);
-  }
-
-  /**
-   * Every window {@code [start, end)} that holds {@code eventTime}, found by trying every candidate
-   * start near it, as the definitions of Flink SQL's window functions read.
-   */
-  private List<long[]> windowsHolding(long eventTime) {
-    List<long[]> windows = new ArrayList<>();
-    switch (shape) {
-      case SLIDING:
-        for (long start = eventTime - size; start <= eventTime; start++) {
-          if (Math.floorMod(start, endEvery) == 0 && eventTime < start + size) {
-            windows.add(new long[] {start, start + size});
-          }
-        }
-        break;
-      case CUMULATING:
-        long start = eventTime - Math.floorMod(eventTime, size);
-        for (long end = start + endEvery; end <= start + size; end += endEvery) {
-          if (eventTime < end) {
-            windows.add(new long[] {start, end});
-          }
-        }
-        break;
-      default:
-        long tumblingStart = eventTime - Math.floorMod(eventTime, size);
-        windows.add(new long[] {tumblingStart, tumblingStart + size});
-    }
-    return windows;
   }
 
   /** A batch at its earliest record's timestamp, as {@link SourceBatch}'s source emits it. */

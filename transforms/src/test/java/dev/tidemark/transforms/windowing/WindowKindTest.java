@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.tidemark.transforms.testing.WindowsHolding;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
@@ -118,23 +119,21 @@ class WindowKindTest {
   }
 
   private static List<IntervalWindow> bruteForce(WindowKind kind, long at) {
-    long size = kind.size().getMillis();
-    long every = kind.slide().getMillis();
     List<IntervalWindow> windows = new ArrayList<>();
-    if (kind.shape() == WindowKind.Shape.CUMULATING) {
-      long start = at - Math.floorMod(at, size);
-      for (long end = start + every; end <= start + size; end += every) {
-        if (at < end) {
-          windows.add(new IntervalWindow(new Instant(start), new Instant(end)));
-        }
-      }
-      return windows;
-    }
-    for (long start = at - size + 1; start <= at; start++) {
-      if (Math.floorMod(start, every) == 0) {
-        windows.add(new IntervalWindow(new Instant(start), new Instant(start + size)));
-      }
+    for (long[] window : WindowsHolding.of(windowingOf(kind), at)) {
+      windows.add(new IntervalWindow(new Instant(window[0]), new Instant(window[1])));
     }
     return windows;
+  }
+
+  private static EventTimeWindowing windowingOf(WindowKind kind) {
+    switch (kind.shape()) {
+      case SLIDING:
+        return EventTimeWindowing.sliding(kind.size(), kind.slide());
+      case CUMULATING:
+        return EventTimeWindowing.cumulating(kind.slide(), kind.size());
+      default:
+        return EventTimeWindowing.fixed(kind.size());
+    }
   }
 }
