@@ -146,7 +146,7 @@ public final class SqlPipeline {
         SourceUri.of(options, PipelineInput.METRICS),
         SqlRecordFormat.of(query, shape(options.getFormat())),
         eventTime,
-        EventTimeOptions.windowing(options, query.windowSize().getMillis() + "ms", eventTime),
+        EventTimeOptions.windowing(options, query.windows(), eventTime),
         OutputSinks.from(options));
   }
 

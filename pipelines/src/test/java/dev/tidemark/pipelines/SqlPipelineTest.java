@@ -289,7 +289,7 @@ class SqlPipelineTest {
         CommandLine.run(
             "sql",
             "--query=SELECT i, COUNT(*) FROM _source_table"
-                + " GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND), i");
+                + " GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i");
     CommandLine kolkata =
         CommandLine.run(
             "sql",
@@ -304,7 +304,9 @@ class SqlPipelineTest {
 
     assertThat(hop.err, hop.exitCode, equalTo(2));
     assertThat(hop.err.strip().lines().count(), equalTo(1L));
-    assertThat(hop.err, containsString("--query: HOP windows are not supported; sql takes SELECT"));
+    assertThat(
+        hop.err,
+        containsString("--query: SESSION windows are not supported yet; sql takes SELECT"));
     assertThat(kolkata.err, kolkata.exitCode, equalTo(2));
     assertThat(kolkata.err.strip().lines().count(), equalTo(1L));
     assertThat(

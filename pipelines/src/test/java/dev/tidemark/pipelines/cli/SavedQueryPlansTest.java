@@ -73,7 +73,7 @@ class SavedQueryPlansTest {
     assertThat(read, not(sameInstance(planned)));
     assertThat(read.resultNames(), equalTo(List.of("host", "ws", "total")));
     assertThat(read.keyNames(), equalTo(planned.keyNames()));
-    assertThat(read.windowSize(), equalTo(planned.windowSize()));
+    assertThat(read.windows().kind(), equalTo(planned.windows().kind()));
   }
 
   @Test

@@ -20,13 +20,21 @@ import org.joda.time.Duration;
  * @param kind the simple name of Beam's {@code WindowFn}: {@code FixedWindows} for {@code TUMBLE},
  *     {@code SlidingWindows} for {@code HOP}, {@code Sessions} for {@code SESSION}
  * @param groupColumn the column of the aggregate's input that the window is grouped by
- * @param size the window's size; zero for a kind other than {@code FixedWindows}
+ * @param size the window's size; zero for {@code Sessions}
+ * @param period how often a window starts: the size for {@code FixedWindows}, the slide for {@code
+ *     SlidingWindows}; zero for {@code Sessions}
  * @param offset how far the windows are shifted from the epoch
  */
-record AggregateWindow(String kind, int groupColumn, Duration size, Duration offset) {
+record AggregateWindow(
+    String kind, int groupColumn, Duration size, Duration period, Duration offset) {
 
   private static final Pattern FIXED =
       Pattern.compile("FixedWindows\\(\\$(\\d+), (PT[^,]+), (PT[^)]+)\\)");
+
+  /** Beam's {@code SlidingWindows}: the group column, the period, the size and the offset. */
+  private static final Pattern SLIDING =
+      Pattern.compile("SlidingWindows\\(\\$(\\d+), (PT[^,]+), (PT[^,]+), (PT[^)]+)\\)");
+
   private static final Pattern OTHER = Pattern.compile("(\\w+)\\(\\$(\\d+).*");
 
   /** The window {@code aggregate} groups by, or null when it groups by none. */
@@ -42,12 +50,26 @@ record AggregateWindow(String kind, int groupColumn, Duration size, Duration off
           "FixedWindows",
           Integer.parseInt(fixed.group(1)),
           Duration.parse(fixed.group(2)),
+          Duration.parse(fixed.group(2)),
           Duration.parse(fixed.group(3)));
+    }
+    Matcher sliding = SLIDING.matcher(term.window);
+    if (sliding.matches()) {
+      return new AggregateWindow(
+          "SlidingWindows",
+          Integer.parseInt(sliding.group(1)),
+          Duration.parse(sliding.group(3)),
+          Duration.parse(sliding.group(2)),
+          Duration.parse(sliding.group(4)));
     }
     Matcher other = OTHER.matcher(term.window);
     if (other.matches()) {
       return new AggregateWindow(
-          other.group(1), Integer.parseInt(other.group(2)), Duration.ZERO, Duration.ZERO);
+          other.group(1),
+          Integer.parseInt(other.group(2)),
+          Duration.ZERO,
+          Duration.ZERO,
+          Duration.ZERO);
     }
     throw new IllegalStateException("Beam SQL explains its window as " + term.window);
   }

@@ -5,8 +5,13 @@ import java.util.regex.Pattern;
 import org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv;
 import org.apache.beam.sdk.extensions.sql.impl.rel.BeamRelNode;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.runtime.CalciteContextException;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlCall;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlNode;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlNodeList;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParser;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Beam SQL's planning, with its errors made into one line each: a syntax error with its line and
@@ -26,8 +31,54 @@ final class PlanningErrors {
     try {
       return environment.parseQuery(query);
     } catch (RuntimeException e) {
+      if (callsFunction(query, "CUMULATE")) {
+        throw InvalidQueryException.refused(
+            "CUMULATE windows are not supported by sql yet (count and metrics take them as"
+                + " --windowSize=SIZE --windowStep=STEP); "
+                + WindowedQueryPlanner.WHAT_SQL_TAKES);
+      }
       throw describe(e, table);
     }
+  }
+
+  /**
+   * Whether {@code query}, read by Calcite's parser alone, calls a function named {@code name}:
+   * Calcite's validator knows no {@code CUMULATE} and would say so in its own terms.
+   */
+  private static boolean callsFunction(String query, String name) {
+    SqlNode parsed;
+    try {
+      parsed = SqlParser.create(query).parseQuery();
+    } catch (SqlParseException e) {
+      return false;
+    }
+    Boolean found =
+        parsed.accept(
+            new SqlBasicVisitor<Boolean>() {
+              @Override
+              public Boolean visit(SqlCall call) {
+                if (call.getOperator().getName().equalsIgnoreCase(name)) {
+                  return true;
+                }
+                for (SqlNode operand : call.getOperandList()) {
+                  if (operand != null && Boolean.TRUE.equals(operand.accept(this))) {
+                    return true;
+                  }
+                }
+                return false;
+              }
+
+              @Override
+              public Boolean visit(SqlNodeList nodes) {
+                for (SqlNode node : nodes) {
+                  if (node != null && Boolean.TRUE.equals(node.accept(this))) {
+                    return true;
+                  }
+                }
+                return false;
+              }
+            });
+    return Boolean.TRUE.equals(found);
   }
 
   private static InvalidQueryException describe(Exception e, SqlTable table) {

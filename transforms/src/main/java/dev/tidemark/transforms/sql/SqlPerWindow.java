@@ -153,8 +153,7 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
   }
 
   private EventTimeWindowing windowing(WindowedQuery planned) {
-    EventTimeWindowing windowing =
-        EventTimeWindowing.fixed(planned.windowSize()).withAllowedLateness(allowedLateness);
+    EventTimeWindowing windowing = planned.windows().withAllowedLateness(allowedLateness);
     if (idleFlush != null) {
       windowing = windowing.withIdleFlush(idleFlush);
     }

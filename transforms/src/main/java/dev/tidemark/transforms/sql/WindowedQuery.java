@@ -5,13 +5,13 @@ import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
@@ -36,7 +36,7 @@ public final class WindowedQuery implements Serializable {
 
   private final SqlTable table;
   private final List<RowStep> steps;
-  private final Duration windowSize;
+  private final EventTimeWindowing windows;
   private final int[] keyColumns;
   private final List<ColumnType> keyTypes;
   private final List<String> keyNames;
@@ -51,7 +51,7 @@ public final class WindowedQuery implements Serializable {
   WindowedQuery(
       SqlTable table,
       List<RowStep> steps,
-      Duration windowSize,
+      EventTimeWindowing windows,
       int[] keyColumns,
       List<ColumnType> keyTypes,
       List<String> keyNames,
@@ -63,7 +63,7 @@ public final class WindowedQuery implements Serializable {
       List<ColumnType> resultTypes) {
     this.table = table;
     this.steps = List.copyOf(steps);
-    this.windowSize = windowSize;
+    this.windows = windows;
     this.keyColumns = keyColumns.clone();
     this.keyTypes = List.copyOf(keyTypes);
     this.keyNames = List.copyOf(keyNames);
@@ -95,9 +95,12 @@ public final class WindowedQuery implements Serializable {
     return table;
   }
 
-  /** The size of the query's tumbling windows. */
-  public Duration windowSize() {
-    return windowSize;
+  /**
+   * The query's windows, tumbling ({@code TUMBLE}) or sliding ({@code HOP}), with no lateness: the
+   * pipeline adds its own.
+   */
+  public EventTimeWindowing windows() {
+    return windows;
   }
 
   /** The names of the query's result columns, in the order of its {@code SELECT} list. */

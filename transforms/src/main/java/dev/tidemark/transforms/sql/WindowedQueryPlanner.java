@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.sql;
 
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.apache.beam.sdk.extensions.sql.meta.provider.ReadOnlyTableProvider;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.plan.RelOptUtil;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.RelNode;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.core.Aggregate;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.core.AggregateCall;
@@ -24,7 +26,10 @@ import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.type.RelDat
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexCall;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexInputRef;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexLiteral;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexLocalRef;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexNode;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexProgram;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
@@ -35,16 +40,20 @@ import org.joda.time.Duration;
  * <pre>{@code
  * SELECT expressions FROM table [WHERE condition]
  * GROUP BY TUMBLE(rowtime, INTERVAL ...) [, expressions] [HAVING condition]
+ * GROUP BY HOP(rowtime, INTERVAL slide, INTERVAL size) [, expressions] [HAVING condition]
  *
  * SELECT expressions FROM TABLE(TUMBLE(TABLE table, DESCRIPTOR(rowtime), INTERVAL ...))
  * [WHERE condition] GROUP BY window_start, window_end [, expressions] [HAVING condition]
+ * (and the same over TABLE(HOP(TABLE table, DESCRIPTOR(rowtime), INTERVAL slide, INTERVAL size)))
  * }</pre>
  *
  * <p>with {@code COUNT}, {@code SUM}, {@code MIN}, {@code MAX} and {@code AVG}, {@code
- * TUMBLE_START}, {@code TUMBLE_END}, and Flink's {@code DATE_FORMAT}. The plan it takes apart is
- * Beam's: a projection and filter ({@link BeamCalcRel}) above and below one {@link
- * BeamAggregationRel}, over the table ({@link BeamIOSourceRel}), with at most one window table
- * function ({@link BeamTableFunctionScanRel}) between.
+ * TUMBLE_START}, {@code TUMBLE_END}, {@code HOP_START}, {@code HOP_END}, and Flink's {@code
+ * DATE_FORMAT}. A row is in every {@code HOP} window that holds its {@code rowtime}, so below the
+ * grouping a {@code HOP} table function's {@code window_start} and {@code window_end} may only be
+ * grouped by. The plan it takes apart is Beam's: a projection and filter ({@link BeamCalcRel})
+ * above and below one {@link BeamAggregationRel}, over the table ({@link BeamIOSourceRel}), with at
+ * most one window table function ({@link BeamTableFunctionScanRel}) between.
  */
 final class WindowedQueryPlanner {
 
@@ -53,9 +62,10 @@ final class WindowedQueryPlanner {
 
   /** What {@code sql} takes, for the end of each refusal. */
   static final String WHAT_SQL_TAKES =
-      "sql takes SELECT ... FROM a table [WHERE ...] GROUP BY TUMBLE(rowtime, INTERVAL ...)"
-          + " [, columns] [HAVING ...], or the TUMBLE window table function grouped by"
-          + " window_start and window_end, with COUNT, SUM, MIN, MAX and AVG";
+      "sql takes SELECT ... FROM a table [WHERE ...] GROUP BY TUMBLE(rowtime, INTERVAL ...) or"
+          + " HOP(rowtime, INTERVAL slide, INTERVAL size) [, columns] [HAVING ...], or the TUMBLE"
+          + " or HOP window table function grouped by window_start and window_end, with COUNT,"
+          + " SUM, MIN, MAX and AVG";
 
   private final SqlTable table;
 
@@ -97,29 +107,30 @@ final class WindowedQueryPlanner {
     AggregateWindow window = AggregateWindow.of(aggregate);
     WindowTableFunction function = stepsBelow(aggregate.getInput());
     if (window != null && function != null) {
-      throw refused("a GROUP BY TUMBLE over the TUMBLE table function is not supported");
+      throw refused("a GROUP BY window over a window table function is not supported");
     }
-    Duration size;
+    EventTimeWindowing windows;
     List<GroupColumn> groupColumns = new ArrayList<>();
     List<Integer> keyColumns = new ArrayList<>();
     List<ColumnType> keyTypes = new ArrayList<>();
     List<String> keyNames = new ArrayList<>();
     RelDataType grouped = aggregate.getInput().getRowType();
     if (window != null) {
-      size = tumblingSize(window);
+      windows = windowsOf(window);
       if (traceToTable(window.groupColumn()) != table.columns().size()) {
         throw refused(
-            "TUMBLE takes rowtime, the event time of each row; another time column is not"
+            "a window takes rowtime, the event time of each row; another time column is not"
                 + " supported");
       }
     } else if (function != null) {
-      size = function.size();
+      windows = function.windows();
     } else {
       throw refused(
-          "a GROUP BY without TUMBLE(rowtime, INTERVAL ...) is not supported: a stream's"
-              + " groups never end");
+          "a GROUP BY without TUMBLE(rowtime, INTERVAL ...) or HOP(...) is not supported: a"
+              + " stream's groups never end");
     }
-    table.timeZone().checkWindows(size);
+    // Windows start at multiples of the slide (the size, for tumbling windows).
+    table.timeZone().checkWindows(windows.kind().slide());
     boolean windowGrouped = window != null;
     for (int column : aggregate.getGroupSet().asList()) {
       if (window != null && column == window.groupColumn()) {
@@ -151,7 +162,7 @@ final class WindowedQueryPlanner {
     }
     if (!windowGrouped) {
       throw refused(
-          "a GROUP BY over the TUMBLE table function without window_start or window_end is not"
+          "a GROUP BY over a window table function without window_start or window_end is not"
               + " supported: a stream's groups never end");
     }
     List<Integer> argumentColumns = new ArrayList<>();
@@ -182,7 +193,7 @@ final class WindowedQueryPlanner {
     return new WindowedQuery(
         table,
         steps,
-        size,
+        windows,
         keyColumns.stream().mapToInt(Integer::intValue).toArray(),
         keyTypes,
         keyNames,
@@ -229,13 +240,18 @@ final class WindowedQueryPlanner {
         int timeColumn = function.timeColumn();
         if (traceToTable(timeColumn, steps.size()) != table.columns().size()) {
           throw refused(
-              "TUMBLE's DESCRIPTOR takes rowtime, the event time of each row; another time"
-                  + " column is not supported");
+              "a window table function's DESCRIPTOR takes rowtime, the event time of each row;"
+                  + " another time column is not supported");
         }
-        steps.add(new RowStep.WindowColumns(timeColumn, function.size().getMillis()));
+        // For windows that overlap, the bounds of the row's slice: they are only grouped by.
+        steps.add(
+            new RowStep.WindowColumns(timeColumn, function.windows().kind().slice().getMillis()));
         traces.add(Trace.widening(width));
       }
       width = step.getRowType().getFieldCount();
+    }
+    if (function != null && !function.windows().isTumbling()) {
+      onlyGroupedBy(chain, function);
     }
     return function;
   }
@@ -272,20 +288,76 @@ final class WindowedQueryPlanner {
   /** A column {@code column} of the output of step {@code step}; -1 when it is none. */
   record TraceAt(int step, int column) {}
 
-  private static Duration tumblingSize(AggregateWindow window) throws InvalidQueryException {
+  /**
+   * Refuses a query that uses a {@code HOP} table function's {@code window_start} or {@code
+   * window_end} below the grouping other than by passing it on: a row is in several windows there,
+   * so no one value of them belongs to it.
+   */
+  private static void onlyGroupedBy(List<RelNode> chain, WindowTableFunction function)
+      throws InvalidQueryException {
+    ImmutableBitSet windowColumns =
+        ImmutableBitSet.of(function.inputWidth(), function.inputWidth() + 1);
+    boolean after = false;
+    for (RelNode step : chain) {
+      if (!(step instanceof BeamCalcRel calc)) {
+        after = true;
+        continue;
+      }
+      if (!after) {
+        continue;
+      }
+      RexProgram program = calc.getProgram();
+      if (program.getCondition() != null
+          && RelOptUtil.InputFinder.bits(program.expandLocalRef(program.getCondition()))
+              .intersects(windowColumns)) {
+        throw refused(
+            "a condition on HOP's window_start or window_end below the GROUP BY is not"
+                + " supported: a row is in several HOP windows; put it in HAVING");
+      }
+      ImmutableBitSet.Builder passedOn = ImmutableBitSet.builder();
+      List<RexLocalRef> projects = program.getProjectList();
+      for (int column = 0; column < projects.size(); column++) {
+        RexNode projected = program.expandLocalRef(projects.get(column));
+        if (projected instanceof RexInputRef ref && windowColumns.get(ref.getIndex())) {
+          passedOn.set(column);
+        } else if (RelOptUtil.InputFinder.bits(projected).intersects(windowColumns)) {
+          throw refused(
+              "an expression of HOP's window_start or window_end below the GROUP BY is not"
+                  + " supported: a row is in several HOP windows; compute it after the GROUP BY");
+        }
+      }
+      windowColumns = passedOn.build();
+    }
+  }
+
+  private static EventTimeWindowing windowsOf(AggregateWindow window) throws InvalidQueryException {
+    if (!window.offset().equals(Duration.ZERO)) {
+      throw refused("a window with an offset is not supported");
+    }
     switch (window.kind()) {
       case "FixedWindows":
-        if (!window.offset().equals(Duration.ZERO)) {
-          throw refused("TUMBLE with an offset is not supported");
-        }
-        return window.size();
+        return EventTimeWindowing.fixed(window.size());
       case "SlidingWindows":
-        throw refused("HOP windows are not supported");
+        return sliding(window.size(), window.period());
       case "Sessions":
-        throw refused("SESSION windows are not supported");
+        throw refused("SESSION windows are not supported yet");
       default:
         throw refused(window.kind() + " windows are not supported");
     }
+  }
+
+  /** {@code HOP}'s windows, or its refusal when the slide is longer than the size. */
+  private static EventTimeWindowing sliding(Duration size, Duration slide)
+      throws InvalidQueryException {
+    if (slide.isLongerThan(size)) {
+      throw refused(
+          "HOP with a slide ("
+              + slide
+              + ") longer than its size ("
+              + size
+              + ") is not supported: rows between two windows would be in none");
+    }
+    return EventTimeWindowing.sliding(size, slide);
   }
 
   private static Aggregation aggregation(
@@ -348,30 +420,44 @@ final class WindowedQueryPlanner {
   }
 
   /**
-   * {@code TUMBLE(TABLE t, DESCRIPTOR(rowtime), size)} below the grouping: its time column and
-   * size, and the columns {@code window_start} and {@code window_end} it adds after its input's.
+   * {@code TUMBLE(TABLE t, DESCRIPTOR(rowtime), size)} or {@code HOP(TABLE t, DESCRIPTOR(rowtime),
+   * slide, size)} below the grouping: its time column and windows, and the columns {@code
+   * window_start} and {@code window_end} it adds after its input's.
    */
-  private record WindowTableFunction(int step, int inputWidth, int timeColumn, Duration size) {
+  private record WindowTableFunction(
+      int step, int inputWidth, int timeColumn, EventTimeWindowing windows) {
 
     static WindowTableFunction of(BeamTableFunctionScanRel scan, int step, int inputWidth)
         throws InvalidQueryException {
       RexCall call = (RexCall) scan.getCall();
       String name = call.getOperator().getName();
-      if (!name.equals("TUMBLE")) {
+      int durations;
+      if (name.equals("TUMBLE")) {
+        durations = 1;
+      } else if (name.equals("HOP")) {
+        durations = 2;
+      } else {
         throw refused(name + " windows are not supported");
       }
       RexNode descriptor = call.getOperands().get(0);
       if (!(descriptor instanceof RexCall columns)
           || columns.getOperands().size() != 1
           || !(columns.getOperands().get(0) instanceof RexInputRef time)) {
-        throw refused("TUMBLE's DESCRIPTOR names one column, rowtime");
+        throw refused(name + "'s DESCRIPTOR names one column, rowtime");
       }
-      if (call.getOperands().size() != 2) {
-        throw refused("TUMBLE with an offset is not supported");
+      if (call.getOperands().size() != 1 + durations) {
+        throw refused(name + " with an offset is not supported");
       }
-      Object millis = RexLiteral.value(call.getOperands().get(1));
-      return new WindowTableFunction(
-          step, inputWidth, time.getIndex(), Duration.millis(((Number) millis).longValue()));
+      Duration first = durationOf(call.getOperands().get(1));
+      EventTimeWindowing windows =
+          durations == 1
+              ? EventTimeWindowing.fixed(first)
+              : sliding(durationOf(call.getOperands().get(2)), first);
+      return new WindowTableFunction(step, inputWidth, time.getIndex(), windows);
+    }
+
+    private static Duration durationOf(RexNode interval) {
+      return Duration.millis(((Number) RexLiteral.value(interval)).longValue());
     }
 
     /** Which window column {@code at} is, if it is one of this function's; null otherwise. */

@@ -10,12 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +58,7 @@ class WindowedQueryTest {
             format.parse("{\"t\":1700000001500,\"i\":\"idx\",\"op\":\"es_sink\"}"),
             format.parse("{\"t\":1700000001999,\"i\":\"idx\",\"op\":\"es_sink\"}"));
 
-    assertThat(query.windowSize().getMillis(), equalTo(1000L));
+    assertThat(query.windows().size().getMillis(), equalTo(1000L));
     assertThat(
         query.resultNames(), contains("index_name", "event_time_log", "op_type", "count_result"));
     assertThat(events.get(0).key().parts(), contains("idx", "es_sink"));
@@ -99,7 +101,7 @@ class WindowedQueryTest {
     Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
     Event b = format.parse("{\"t\":1700000001500,\"i\":\"idx\",\"op\":\"es_sink\"}");
 
-    assertThat(query.windowSize().getMillis(), equalTo(1000L));
+    assertThat(query.windows().size().getMillis(), equalTo(1000L));
     assertThat(query.keyNames(), contains("i"));
     assertThat(
         Arrays.asList(
@@ -157,16 +159,47 @@ class WindowedQueryTest {
   }
 
   @Test
+  void hopWindowsInBothFormsSlideAsFlinkSqlsHop() throws Exception {
+    EventTimeWindowing minuteEverySecond =
+        EventTimeWindowing.sliding(Duration.standardMinutes(1), Duration.standardSeconds(1));
+    // (1) The group window: HOP(rowtime, slide, size), with HOP_START and HOP_END.
+    WindowedQuery grouped =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, HOP_START(rowtime, INTERVAL '1' SECOND, INTERVAL '1' MINUTE) AS s,"
+                + " HOP_END(rowtime, INTERVAL '1' SECOND, INTERVAL '1' MINUTE) AS e,"
+                + " COUNT(*) AS c FROM _source_table"
+                + " GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '1' MINUTE), i");
+    assertThat(grouped.windows().kind(), equalTo(minuteEverySecond.kind()));
+    // (2) The table function: HOP(TABLE t, DESCRIPTOR(rowtime), slide, size).
+    WindowedQuery function =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, window_start, window_end, COUNT(*) AS c FROM TABLE(HOP(TABLE"
+                + " _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '1'"
+                + " MINUTE)) GROUP BY window_start, window_end, i");
+    assertThat(function.windows().kind(), equalTo(minuteEverySecond.kind()));
+  }
+
+  @Test
   void eachConstructSqlDoesNotRunIsRefusedByName() throws Exception {
     SqlTable table = s5Table();
     String[][] refused = {
       {
-        "SELECT i, COUNT(*) FROM _source_table GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND), i",
-        "HOP windows"
+        "SELECT i, COUNT(*) FROM _source_table GROUP BY HOP(rowtime, INTERVAL '2' SECOND, INTERVAL '1' SECOND), i",
+        "HOP with a slide (PT2S) longer than its size (PT1S)"
+      },
+      {
+        "SELECT i, COUNT(*) FROM TABLE(HOP(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '2' SECOND)) WHERE window_end > TIMESTAMP '2020-01-01 00:00:00' GROUP BY window_start, window_end, i",
+        "a condition on HOP's window_start or window_end below the GROUP BY"
       },
       {
         "SELECT i, COUNT(*) FROM _source_table GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i",
         "SESSION windows"
+      },
+      {
+        "SELECT i, window_start, window_end, COUNT(*) FROM TABLE(CUMULATE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '4' SECOND)) GROUP BY window_start, window_end, i",
+        "CUMULATE windows are not supported by sql yet (count and metrics take them as"
       },
       {"SELECT i, COUNT(*) FROM _source_table GROUP BY i", "a GROUP BY without TUMBLE"},
       {"SELECT i, op FROM _source_table", "a query without GROUP BY TUMBLE"},
@@ -256,12 +289,14 @@ class WindowedQueryTest {
         containsString("a window of 24h would start 5h30m after the local time"));
     assertThat(
         WindowedQuery.plan(kolkata, hourly.replace("'1' HOUR", "'30' MINUTE"))
-            .windowSize()
+            .windows()
+            .size()
             .getStandardMinutes(),
         equalTo(30L));
     assertThat(
         WindowedQuery.plan(s5Table(), hourly.replace("'1' HOUR", "'1' DAY"))
-            .windowSize()
+            .windows()
+            .size()
             .getStandardDays(),
         equalTo(1L));
   }
