@@ -34,7 +34,8 @@ class OptionsTableTest {
     assertThat(
         table.lines().filter(row -> row.startsWith("| `--windowSize` |")).findFirst().orElseThrow(),
         equalTo(
-            "| `--windowSize` | `5s` (`metrics`: `1s`) | Size of the tumbling event-time windows |"));
+            "| `--windowSize` | `5s` (`metrics`: `1s`) | Size of the event-time windows: tumbling,"
+                + " unless --windowSlide or --windowStep is given |"));
     assertThat(
         table.lines().filter(row -> row.startsWith("| `--idleFlush` |")).findFirst().orElseThrow(),
         equalTo(
