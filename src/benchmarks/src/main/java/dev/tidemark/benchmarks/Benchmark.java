@@ -51,6 +51,7 @@ public final class Benchmark {
     String profile = null;
     boolean breakdown = false;
     String source = "file";
+    Query query = Query.S5;
     String variantNames = null;
     String rates = "20000";
     long seconds = 60;
@@ -70,6 +71,7 @@ public final class Benchmark {
         case "breakdown" -> breakdown = true;
         case "variants" -> variantNames = nameAndValue[1];
         case "source" -> source = nameAndValue[1];
+        case "query" -> query = query(nameAndValue[1]);
         case "rates" -> rates = nameAndValue[1];
         case "seconds" -> seconds = Long.parseLong(nameAndValue[1]);
         default -> {
@@ -78,7 +80,8 @@ public final class Benchmark {
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
                   + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,native,flinksql,beam,"
-                  + " --source=file|kafka|steady, --rates=N,N, --seconds=N, --profile[=SETTINGS.jfc] and --breakdown (steady),"
+                  + " --source=file|kafka|steady, --query=s5|hop (file, memory), --rates=N,N, --seconds=N,"
+                  + " --profile[=SETTINGS.jfc] and --breakdown (steady),"
                   + " --startupArchives[=tidemark] or --memory");
           System.exit(2);
         }
@@ -93,7 +96,7 @@ public final class Benchmark {
       System.exit(2);
     }
     if (memory) {
-      memoryRun(directory, lines * 10, parallelism, heap);
+      memoryRun(directory, lines * 10, parallelism, heap, query);
       return;
     }
     if (source.equals("steady")) {
@@ -130,7 +133,7 @@ public final class Benchmark {
       System.err.println("benchmark: --source takes file or kafka, not '" + source + "'");
       System.exit(2);
     }
-    Set<Variant> variants = variants(variantNames);
+    Set<Variant> variants = variants(variantNames, query);
     requireMoreThan(STARTUP_LINES, lines);
     System.err.printf("benchmark: generating %,d S5 lines in %s (once)%n", lines, directory);
     Path input = InputFile.ensure(directory, lines);
@@ -145,7 +148,8 @@ public final class Benchmark {
           variant,
           startupArchives.equals("all")
                   || (startupArchives.equals("tidemark") && variant.isTidemarks())
-              ? startupArchive(variant, classPath, directory, startupInput, parallelism, heap)
+              ? startupArchive(
+                  variant, classPath, directory, startupInput, parallelism, heap, query)
               : List.of());
     }
     Map<Variant, List<Result>> results = new EnumMap<>(Variant.class);
@@ -153,9 +157,10 @@ public final class Benchmark {
     for (int run = 1; run <= runs; run++) {
       for (Variant variant : variants) {
         ChildJvm child = new ChildJvm(classPaths.get(variant), jvmOptions.get(variant), heap);
-        Result startup = runInChildJvm(variant, child, startupInput, STARTUP_LINES, parallelism);
+        Result startup =
+            runInChildJvm(variant, child, startupInput, STARTUP_LINES, parallelism, query);
         startups.computeIfAbsent(variant, v -> new ArrayList<>()).add(startup);
-        Result result = runInChildJvm(variant, child, input, lines, parallelism);
+        Result result = runInChildJvm(variant, child, input, lines, parallelism, query);
         System.err.printf(
             Locale.ROOT,
             "benchmark: run %d/%d %-32s %,10.0f events/s%s%n",
@@ -201,7 +206,8 @@ public final class Benchmark {
       Path directory,
       Path startupInput,
       int parallelism,
-      String heap)
+      String heap,
+      Query query)
       throws IOException, InterruptedException {
     String name = "startup-" + variant.name().toLowerCase(Locale.ROOT);
     if (variant.isTidemarks()) {
@@ -216,7 +222,8 @@ public final class Benchmark {
             new ChildJvm(classPath, ClassDataArchive.listingClassesTo(classList), heap),
             startupInput,
             STARTUP_LINES,
-            parallelism);
+            parallelism,
+            query);
     if (!training.isValid()) {
       throw new IllegalStateException(variant + "'s training run did not count every line");
     }
@@ -229,7 +236,7 @@ public final class Benchmark {
    * the others, so that a long input can be compared with native Flink without plain Beam's slow
    * runs.
    */
-  private static Set<Variant> variants(String names) {
+  private static Set<Variant> variants(String names, Query query) {
     Set<Variant> variants =
         VariantNames.parse(
             Variant.class,
@@ -241,30 +248,59 @@ public final class Benchmark {
           "benchmark: --variants must include tidemark, the one the others are compared with");
       System.exit(2);
     }
+    for (Variant variant : variants) {
+      if (!variant.runs(query)) {
+        System.err.println(
+            "benchmark: --query="
+                + query.name().toLowerCase(Locale.ROOT)
+                + " runs on tidemark, sql and flinksql; "
+                + variant.option()
+                + " runs S5's query only");
+        System.exit(2);
+      }
+    }
     return variants;
+  }
+
+  /** {@code --query}'s value: s5 or hop. */
+  private static Query query(String name) {
+    try {
+      return Query.valueOf(name.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      System.err.println("benchmark: --query takes s5 or hop, not '" + name + "'");
+      System.exit(2);
+      throw e;
+    }
   }
 
   /**
    * tidemark's {@code metrics} over {@code lines} lines whose keys keep changing ({@link
    * MemoryRun}), in a JVM of its own; prints the heap after a full GC at each point of the way.
    */
-  private static void memoryRun(Path directory, long lines, int parallelism, String heap)
+  private static void memoryRun(
+      Path directory, long lines, int parallelism, String heap, Query query)
       throws IOException, InterruptedException {
     System.err.printf(
         "benchmark: generating %,d S5 lines with changing keys in %s (once)%n", lines, directory);
     Path input = InputFile.ensureWithChangingKeys(directory, lines);
     List<String> output =
         new ChildJvm(ChildClassPath.ofTidemark(directory), List.of(), heap)
-            .run(MemoryRun.class, input.toString(), Long.toString(lines), "" + parallelism);
+            .run(
+                MemoryRun.class,
+                input.toString(),
+                Long.toString(lines),
+                "" + parallelism,
+                query.name());
     StringBuilder table =
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "%n%,d lines, keys replaced every 10,000 lines, parallelism %d, -Xmx%s%n%n"
+                "%n%,d lines, keys replaced every 10,000 lines, parallelism %d, -Xmx%s, %s%n%n"
                     + "| point of the way | heap after a full GC |%n|---|---|%n",
                 lines,
                 parallelism,
-                heap));
+                heap,
+                query == Query.S5 ? "1 s windows" : "a minute every second"));
     List<Long> heaps = new ArrayList<>();
     for (String line : output) {
       if (line.startsWith("MEMORY ")) {
@@ -292,7 +328,7 @@ public final class Benchmark {
   }
 
   private static Result runInChildJvm(
-      Variant variant, ChildJvm child, Path input, long lines, int parallelism)
+      Variant variant, ChildJvm child, Path input, long lines, int parallelism, Query query)
       throws IOException, InterruptedException {
     return resultIn(
         variant,
@@ -301,7 +337,8 @@ public final class Benchmark {
             variant.name(),
             input.toString(),
             Long.toString(lines),
-            Integer.toString(parallelism)));
+            Integer.toString(parallelism),
+            query.name()));
   }
 
   /** The result that a child JVM running {@code variant} printed. */

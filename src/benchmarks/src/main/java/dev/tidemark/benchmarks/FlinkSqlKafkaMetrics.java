@@ -47,8 +47,7 @@ final class FlinkSqlKafkaMetrics {
                 .columnByMetadata("rowtime", DataTypes.TIMESTAMP_LTZ(3))
                 .watermark("rowtime", "SOURCE_WATERMARK()")
                 .build());
-    sql.toDataStream(sql.sqlQuery(FlinkSqlMetrics.S5_QUERY))
-        .addSink(new CountRows(topic.completeUpTo()));
+    sql.toDataStream(sql.sqlQuery(Query.S5.text())).addSink(new CountRows(topic.completeUpTo()));
     JobClient job = env.executeAsync("flink-sql-kafka-metrics");
     CompletableFuture<?> ended = job.getJobExecutionResult();
     long counted = UntilExact.await(COUNTED::get, topic.inCompleteWindows(), () -> !ended.isDone());

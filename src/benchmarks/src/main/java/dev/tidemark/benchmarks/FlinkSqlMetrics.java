@@ -13,24 +13,19 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
 
 /**
- * S5's query text, unchanged, on Flink SQL 1.19, as a Flink SQL user runs it over the same file:
- * one reader, the same Jackson parse as the hand-written job, {@code rowtime} from {@code t} with a
- * watermark 2 s behind it (emitted every 200 ms, Flink's default), and the query's rows counted.
- * Like the hand-written job, it drops late rows silently and has no idle handling.
+ * One of S5's query texts ({@link Query}), unchanged, on Flink SQL 1.19, as a Flink SQL user runs
+ * it over the same file: one reader, the same Jackson parse as the hand-written job, {@code
+ * rowtime} from {@code t} with a watermark 2 s behind it (emitted every 200 ms, Flink's default),
+ * and the query's rows counted. Like the hand-written job, it drops late rows silently and has no
+ * idle handling.
  */
 final class FlinkSqlMetrics {
-
-  /** S5's query, as the story wrote it. */
-  static final String S5_QUERY =
-      "select i as index_name, DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND),"
-          + " 'yyyy-MM-dd HH:mm:ss') as event_time_log, op as op_type, count(op) as count_result"
-          + " from _source_table group by TUMBLE(rowtime, INTERVAL '1' SECOND), i, op";
 
   private static final AtomicLong COUNTED = new AtomicLong();
 
   private FlinkSqlMetrics() {}
 
-  static Result run(Path input, long lines, int parallelism) throws Exception {
+  static Result run(Path input, long lines, int parallelism, Query query) throws Exception {
     COUNTED.set(0);
     long start = System.nanoTime();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism);
@@ -43,9 +38,9 @@ final class FlinkSqlMetrics {
                 .columnByExpression("rowtime", "CAST(TO_TIMESTAMP_LTZ(t, 3) AS TIMESTAMP(3))")
                 .watermark("rowtime", "rowtime - INTERVAL '2' SECOND")
                 .build());
-    sql.toDataStream(sql.sqlQuery(S5_QUERY)).addSink(new CountRows());
+    sql.toDataStream(sql.sqlQuery(query.text())).addSink(new CountRows());
     env.execute("flink-sql-metrics");
-    return Result.now(lines, (System.nanoTime() - start) / 1_000_000, COUNTED.get());
+    return Result.now(lines, (System.nanoTime() - start) / 1_000_000, query.records(COUNTED.get()));
   }
 
   /**

@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * tidemark's {@code metrics} over a long recording whose keys keep changing, with the heap measured
@@ -34,7 +35,7 @@ public final class MemoryRun {
 
   private MemoryRun() {}
 
-  /** {@code FILE LINES PARALLELISM}. */
+  /** {@code FILE LINES PARALLELISM QUERY}: the query's windows ({@link Query#metricsWindows}). */
   public static void main(String[] args) throws Exception {
     Path input = Path.of(args[0]);
     long lines = Long.parseLong(args[1]);
@@ -49,12 +50,14 @@ public final class MemoryRun {
             () ->
                 exitCode.set(
                     Tidemark.run(
-                        new String[] {
-                          "metrics",
-                          "--source=file:" + input,
-                          "--sink=file:" + rows,
-                          "--parallelism=" + args[2]
-                        },
+                        Stream.concat(
+                                Stream.of(
+                                    "metrics",
+                                    "--source=file:" + input,
+                                    "--sink=file:" + rows,
+                                    "--parallelism=" + args[2]),
+                                Query.valueOf(args[3]).metricsWindows().stream())
+                            .toArray(String[]::new),
                         new PrintStream(PrintStream.nullOutputStream()),
                         System.err)),
             "tidemark-memory-run");

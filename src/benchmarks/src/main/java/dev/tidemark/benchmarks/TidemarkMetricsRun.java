@@ -8,12 +8,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * tidemark's {@code metrics} pipeline, or {@code sql} with S5's query (its default), exactly as a
- * user runs it from the command line: the file replayed under the replay's rules, late capture,
- * dead letters, idle handling, written as JSON lines. The run counts what its final rows add up to.
+ * tidemark's {@code metrics} pipeline with a query's windows, or {@code sql} with its text ({@link
+ * Query}), exactly as a user runs it from the command line: the file replayed under the replay's
+ * rules, late capture, dead letters, idle handling, written as JSON lines. The run counts what its
+ * final rows add up to.
  */
 final class TidemarkMetricsRun {
 
@@ -21,19 +23,15 @@ final class TidemarkMetricsRun {
 
   private TidemarkMetricsRun() {}
 
-  static Result run(String pipeline, Path input, long lines, int parallelism) throws Exception {
+  static Result run(String pipeline, Path input, long lines, int parallelism, Query query)
+      throws Exception {
     Path rows = Files.createTempFile("tidemark-benchmark-rows", ".json");
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     try {
       long start = System.nanoTime();
       int exitCode =
           Tidemark.run(
-              new String[] {
-                pipeline,
-                "--source=file:" + input,
-                "--sink=file:" + rows,
-                "--parallelism=" + parallelism
-              },
+              arguments(pipeline, input, rows, parallelism, query),
               System.out,
               new PrintStream(err, true, StandardCharsets.UTF_8));
       long millis = (System.nanoTime() - start) / 1_000_000;
@@ -41,10 +39,28 @@ final class TidemarkMetricsRun {
         throw new IllegalStateException(
             pipeline + " exited " + exitCode + ": " + err.toString(StandardCharsets.UTF_8));
       }
-      return Result.now(lines, millis, finalCounts(Files.readAllLines(rows)));
+      return Result.now(lines, millis, query.records(finalCounts(Files.readAllLines(rows))));
     } finally {
       Files.deleteIfExists(rows);
     }
+  }
+
+  /** The command line of {@code pipeline} for {@code query}: sql's with its text. */
+  private static String[] arguments(
+      String pipeline, Path input, Path rows, int parallelism, Query query) {
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                pipeline,
+                "--source=file:" + input,
+                "--sink=file:" + rows,
+                "--parallelism=" + parallelism));
+    if (pipeline.equals("sql")) {
+      arguments.add("--query=" + query.text());
+    } else {
+      arguments.addAll(query.metricsWindows());
+    }
+    return arguments.toArray(String[]::new);
   }
 
   private static long finalCounts(List<String> rows) throws Exception {

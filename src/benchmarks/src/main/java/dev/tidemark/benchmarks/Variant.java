@@ -3,35 +3,35 @@ package dev.tidemark.benchmarks;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** The jobs the benchmark compares, each S5's query over the same file. */
+/** The jobs the benchmark compares, each one of S5's queries ({@link Query}) over the same file. */
 enum Variant {
   TIDEMARK("tidemark", "tidemark metrics") {
     @Override
-    Result run(Path input, long lines, int parallelism) throws Exception {
-      return TidemarkMetricsRun.run("metrics", input, lines, parallelism);
+    Result run(Path input, long lines, int parallelism, Query query) throws Exception {
+      return TidemarkMetricsRun.run("metrics", input, lines, parallelism, query);
     }
   },
   TIDEMARK_SQL("sql", "tidemark sql, S5's query text") {
     @Override
-    Result run(Path input, long lines, int parallelism) throws Exception {
-      return TidemarkMetricsRun.run("sql", input, lines, parallelism);
+    Result run(Path input, long lines, int parallelism, Query query) throws Exception {
+      return TidemarkMetricsRun.run("sql", input, lines, parallelism, query);
     }
   },
   NATIVE_FLINK("native", "hand-written Flink DataStream") {
     @Override
-    Result run(Path input, long lines, int parallelism) throws Exception {
+    Result run(Path input, long lines, int parallelism, Query query) throws Exception {
       return NativeFlinkMetrics.run(input, lines, parallelism);
     }
   },
   FLINK_SQL("flinksql", "Flink SQL, S5's query text") {
     @Override
-    Result run(Path input, long lines, int parallelism) throws Exception {
-      return FlinkSqlMetrics.run(input, lines, parallelism);
+    Result run(Path input, long lines, int parallelism, Query query) throws Exception {
+      return FlinkSqlMetrics.run(input, lines, parallelism, query);
     }
   },
   PLAIN_BEAM("beam", "plain Beam on the FlinkRunner") {
     @Override
-    Result run(Path input, long lines, int parallelism) throws Exception {
+    Result run(Path input, long lines, int parallelism, Query query) throws Exception {
       return PlainBeamMetrics.run(input, lines, parallelism);
     }
   };
@@ -68,6 +68,11 @@ enum Variant {
     return this == TIDEMARK || this == TIDEMARK_SQL;
   }
 
+  /** Whether it runs {@code query}: the hand-written job and plain Beam run S5's only. */
+  boolean runs(Query query) {
+    return query == Query.S5 || this == TIDEMARK || this == TIDEMARK_SQL || this == FLINK_SQL;
+  }
+
   /** Runs the job once in this JVM, embedded, at {@code parallelism}. */
-  abstract Result run(Path input, long lines, int parallelism) throws Exception;
+  abstract Result run(Path input, long lines, int parallelism, Query query) throws Exception;
 }
