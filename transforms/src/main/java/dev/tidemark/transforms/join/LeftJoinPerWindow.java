@@ -20,7 +20,8 @@ import org.apache.beam.sdk.values.TupleTagList;
 /**
  * Left-joins two event streams on their key within {@link EventTimeWindowing}'s windows: every left
  * record is emitted once in each pane of its window, merged with the newest right record of the
- * same key and window, or with none.
+ * same key and window, or with none. The windows tumble: a join over sliding or cumulating windows
+ * is refused when the transform is made.
  *
  * <pre>{@code
  * PCollectionTuple joined =
@@ -73,7 +74,7 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
   private final MergeRecords merge;
 
   private LeftJoinPerWindow(EventTimeWindowing windowing, MergeRecords merge) {
-    this.windowing = windowing;
+    this.windowing = windowing.requireTumbling("LeftJoinPerWindow");
     this.merge = merge;
   }
 
@@ -87,6 +88,7 @@ public final class LeftJoinPerWindow extends PTransform<PCollectionTuple, PColle
    */
   public static PTransform<PBegin, PCollectionTuple> ofSides(
       EventTimeWindowing windowing, MergeRecords merge, JoinSide left, JoinSide right) {
+    windowing.requireTumbling("LeftJoinPerWindow");
     return new PTransform<PBegin, PCollectionTuple>() {
       @Override
       public PCollectionTuple expand(PBegin begin) {

@@ -40,7 +40,7 @@ public final class LeftJoinReplaysPerWindow extends PTransform<PBegin, PCollecti
       Replay left, Replay right, EventTimeWindowing windowing, MergeRecords merge) {
     this.left = left;
     this.right = right;
-    this.windowing = windowing;
+    this.windowing = windowing.requireTumbling("a replayed join");
     this.merge = merge;
   }
 
