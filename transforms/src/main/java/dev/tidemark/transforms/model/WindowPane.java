@@ -16,20 +16,42 @@ import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.TypeDescriptor;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
  * Which window and which pane a result belongs to: the window's bounds, the pane's timing ({@code
  * EARLY}, {@code ON_TIME}, {@code LATE}), its index, and whether it is the window's final pane.
+ *
+ * <p>A session window that merged into a larger one after a pane of it came out gets one last pane
+ * that withdraws it: {@link #mergedInto} names the session it became part of, and it is final, as
+ * nothing comes for the withdrawn window again. A consumer that keeps the latest pane per (key,
+ * window) deletes the window on it; such a pane is no result ({@link #isWithdrawn}).
  */
 @DefaultCoder(WindowPane.Coder.class)
 public record WindowPane(
-    Instant windowStart, Instant windowEnd, Timing timing, long index, boolean isFinal) {
+    Instant windowStart,
+    Instant windowEnd,
+    Timing timing,
+    long index,
+    boolean isFinal,
+    @Nullable IntervalWindow mergedInto) {
 
   public WindowPane {
     Objects.requireNonNull(windowStart, "windowStart");
     Objects.requireNonNull(windowEnd, "windowEnd");
     Objects.requireNonNull(timing, "timing");
+  }
+
+  /** A pane of a result. */
+  public WindowPane(
+      Instant windowStart, Instant windowEnd, Timing timing, long index, boolean isFinal) {
+    this(windowStart, windowEnd, timing, index, isFinal, null);
+  }
+
+  /** Whether this pane withdraws its window, which merged into {@link #mergedInto}. */
+  public boolean isWithdrawn() {
+    return mergedInto != null;
   }
 
   /** The pane Beam is firing for {@code window}. */
@@ -48,7 +70,8 @@ public record WindowPane(
         + timing
         + "#"
         + index
-        + (isFinal ? " final" : "");
+        + (isFinal ? " final" : "")
+        + (mergedInto == null ? "" : " merged into " + mergedInto);
   }
 
   /** The coder of {@link WindowPane}. */
@@ -71,6 +94,10 @@ public record WindowPane(
       StringUtf8Coder.of().encode(pane.timing.name(), out);
       VarLongCoder.of().encode(pane.index, out);
       BooleanCoder.of().encode(pane.isFinal, out);
+      BooleanCoder.of().encode(pane.mergedInto != null, out);
+      if (pane.mergedInto != null) {
+        IntervalWindow.getCoder().encode(pane.mergedInto, out);
+      }
     }
 
     @Override
@@ -80,7 +107,8 @@ public record WindowPane(
           InstantCoder.of().decode(in),
           Timing.valueOf(StringUtf8Coder.of().decode(in)),
           VarLongCoder.of().decode(in),
-          BooleanCoder.of().decode(in));
+          BooleanCoder.of().decode(in),
+          BooleanCoder.of().decode(in) ? IntervalWindow.getCoder().decode(in) : null);
     }
 
     @Override

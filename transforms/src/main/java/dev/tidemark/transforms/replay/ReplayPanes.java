@@ -78,6 +78,12 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
       Coder<PaneT> paneCoder) {
     this.inputs = inputs;
     this.type = type;
+    if (windowing.kind().merges()) {
+      throw new IllegalArgumentException(
+          "a replay takes tumbling, sliding and cumulating windows; it was given "
+              + windowing.kind()
+              + " windows, which merge, and only a live step takes those for now");
+    }
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.paneFormat = paneFormat;

@@ -95,6 +95,17 @@ public final class EventTimeWindowing implements Serializable {
   }
 
   /**
+   * Session windows (Flink SQL's {@code SESSION}): each record opens {@code [t, t + gap)}, and a
+   * key's sessions that overlap or touch merge into one; no allowed lateness. A session closes when
+   * the watermark passes its end and expires {@code allowedLateness} later; an expired session
+   * never changes again ({@link SessionPanesFn}).
+   */
+  public static EventTimeWindowing sessions(Duration gap) {
+    return new EventTimeWindowing(
+        WindowKind.sessions(gap), Duration.ZERO, DEFAULT_IDLE_FLUSH, false);
+  }
+
+  /**
    * Cumulating windows (Flink SQL's {@code CUMULATE}): every {@code maxSize}, aligned to the epoch,
    * a window starts, and windows from that start end after each {@code step} up to {@code maxSize};
    * "today's running total, every hour" is {@code cumulating(1h, 1d)}. No allowed lateness.
@@ -267,6 +278,9 @@ public final class EventTimeWindowing implements Serializable {
         return windows;
       case SLIDING:
         return SlidingWindows.of(kind.size()).every(kind.slide());
+      case SESSIONS:
+        throw new IllegalArgumentException(
+            "the preset takes no sessions: " + kind + " runs on tidemark's pane engine only");
       default:
         throw new IllegalArgumentException(
             "Beam has no cumulating windows: " + kind + " runs on tidemark's pane engine only");

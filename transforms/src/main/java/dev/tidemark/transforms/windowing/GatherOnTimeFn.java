@@ -83,6 +83,8 @@ final class GatherOnTimeFn<RecordT, InputT, RejectT, K, V, AccumT>
     parser.batchOf(batch.records().size());
     Instant now = Instant.now();
     long bound = batch.watermarkBound().getMillis();
+    // A session's bounds come from each record's own time: every record goes alone.
+    boolean sessions = windowing.kind().merges();
     Map<KeyInWindow, Partial<K, AccumT>> partials = new LinkedHashMap<>();
     @Nullable IntervalWindow slice = null;
     // When the first window of the slice closes: the slice's records are on time before that.
@@ -99,7 +101,7 @@ final class GatherOnTimeFn<RecordT, InputT, RejectT, K, V, AccumT>
       }
       K key = keyOf.apply(record.getValue());
       V value = valueOf.apply(record.getValue());
-      if (firstClose <= bound) {
+      if (firstClose <= bound || sessions) {
         out.outputWithTimestamp(KV.of(key, Contribution.of(value)), record.getTimestamp());
         continue;
       }

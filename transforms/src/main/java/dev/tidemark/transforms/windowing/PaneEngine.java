@@ -291,6 +291,24 @@ public final class PaneEngine<InputT, AccumT, OutputT> implements Serializable {
   }
 
   /**
+   * The pane that withdraws a session window a pane of which came out, now that it has merged into
+   * {@code mergedInto}: final, with the value of its last pane, after its last index; EARLY while
+   * it was open, LATE once it had closed. A session that gave no pane yet needs none.
+   */
+  public Pane<OutputT> withdrawal(WindowState<InputT, AccumT> state, IntervalWindow mergedInto) {
+    IntervalWindow window = window(state);
+    WindowPane pane =
+        new WindowPane(
+            window.start(),
+            window.end(),
+            state.closed ? Timing.LATE : Timing.EARLY,
+            state.panesEmitted,
+            true,
+            mergedInto);
+    return new Pane<>(pane, aggregate.extractOutput(state.accumulated));
+  }
+
+  /**
    * The EARLY pane, if the window is open and its idle flush is due by the engine's clock: {@code
    * idleFlush} after its first unreported record and after {@code watermarkMovedAtMillis}, when the
    * step's input watermark last moved ({@link WatermarkProgress}). When it is not due yet because

@@ -128,13 +128,16 @@ final class PaneStep<K, V, AccumT, OutputT> {
 
   /**
    * The step that decides the panes: one window per record for tumbling windows ({@link
-   * LivePanesFn}), one slice per record and several windows for the other kinds ({@link
-   * SlicedPanesFn}).
+   * LivePanesFn}), one slice per record and several windows for sliding and cumulating ones ({@link
+   * SlicedPanesFn}), sessions that merge for sessions ({@link SessionPanesFn}).
    */
   private <PaneT, ExpiredT> DoFn<KV<K, Contribution<V, AccumT>>, PaneT> panesFn(
       Coder<V> valueCoder, PaneOutputs<K, V, OutputT, PaneT, ExpiredT> outputs) {
-    return windowing.isTumbling()
-        ? new LivePanesFn<>(windowing, typedAggregate, valueCoder, accumulatorCoder, outputs)
+    if (windowing.isTumbling()) {
+      return new LivePanesFn<>(windowing, typedAggregate, valueCoder, accumulatorCoder, outputs);
+    }
+    return windowing.kind().merges()
+        ? new SessionPanesFn<>(windowing, typedAggregate, valueCoder, accumulatorCoder, outputs)
         : new SlicedPanesFn<>(windowing, typedAggregate, valueCoder, accumulatorCoder, outputs);
   }
 

@@ -79,7 +79,7 @@ public final class PerWindowResult<K, V, OutputT> implements POutput {
       finalPanes =
           panes.apply(
               "FinalPanesOf" + panes.getName(),
-              Filter.by((KeyedPane<K, OutputT> p) -> p.isFinal()));
+              Filter.by((KeyedPane<K, OutputT> p) -> p.isFinal() && !p.pane().isWithdrawn()));
     }
     return finalPanes;
   }

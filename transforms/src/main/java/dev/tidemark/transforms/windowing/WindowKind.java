@@ -10,8 +10,9 @@ import org.joda.time.Instant;
 /**
  * Which windows a record belongs to: tumbling, sliding or cumulating windows, all aligned to the
  * epoch, as Flink SQL 1.19's {@code TUMBLE}, {@code HOP} and {@code CUMULATE} window table
- * functions define them. Each kind is cut into <em>slices</em>, the largest spans that no window
- * boundary crosses, so a record is in exactly one slice and a window is a run of whole slices:
+ * functions define them, or sessions, which merge as records come and have no slices. The first
+ * three are cut into <em>slices</em>, the largest spans that no window boundary crosses, so a
+ * record is in exactly one slice and a window is a run of whole slices:
  *
  * <ul>
  *   <li>tumbling windows of {@code size}: a slice is a window;
@@ -36,7 +37,8 @@ public final class WindowKind implements Serializable {
   public enum Shape {
     TUMBLING,
     SLIDING,
-    CUMULATING
+    CUMULATING,
+    SESSIONS
   }
 
   private final Shape shape;
@@ -89,6 +91,20 @@ public final class WindowKind implements Serializable {
               + "; use a step that divides the size");
     }
     return new WindowKind(Shape.CUMULATING, sizeMillis, stepMillis, stepMillis);
+  }
+
+  /**
+   * Session windows of {@code gap}: a record opens {@code [t, t + gap)}, and a key's windows that
+   * overlap or touch merge into one ({@link SessionPanesFn}). They have no slices.
+   */
+  static WindowKind sessions(Duration gap) {
+    long millis = positive("session gap", gap);
+    return new WindowKind(Shape.SESSIONS, millis, millis, millis);
+  }
+
+  /** Whether windows merge as records come: sessions. */
+  public boolean merges() {
+    return shape == Shape.SESSIONS;
   }
 
   private static long positive(String what, Duration duration) {
@@ -214,6 +230,8 @@ public final class WindowKind implements Serializable {
         return "sliding{size=" + size() + ", slide=" + slide() + "}";
       case CUMULATING:
         return "cumulating{step=" + slide() + ", maxSize=" + size() + "}";
+      case SESSIONS:
+        return "sessions{gap=" + size() + "}";
       default:
         return "tumbling{size=" + size() + "}";
     }

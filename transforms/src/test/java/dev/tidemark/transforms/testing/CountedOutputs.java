@@ -41,7 +41,9 @@ public final class CountedOutputs {
     CountedOutputs outputs = new CountedOutputs();
     counted
         .get(CountPerWindow.RESULTS)
-        .apply(name + "FinalPanes", Filter.by((WindowResult r) -> r.pane().isFinal()))
+        .apply(
+            name + "FinalPanes",
+            Filter.by((WindowResult r) -> r.pane().isFinal() && !r.pane().isWithdrawn()))
         .apply(
             name + "FinalCounts",
             MapElements.into(TypeDescriptors.strings())

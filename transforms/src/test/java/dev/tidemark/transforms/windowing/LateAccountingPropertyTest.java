@@ -11,10 +11,9 @@ import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.CountedOutputs;
-import dev.tidemark.transforms.testing.EmbeddedFlinkRest;
 import dev.tidemark.transforms.testing.ExactOrderStream;
+import dev.tidemark.transforms.testing.PlayedStream;
 import dev.tidemark.transforms.testing.PresetCountPerWindow;
-import dev.tidemark.transforms.testing.Runners;
 import dev.tidemark.transforms.testing.SuiteOrder;
 import java.util.HashSet;
 import java.util.List;
@@ -24,17 +23,12 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.Max;
-import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -58,11 +52,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Every runner plays each stream in exactly its order: the DirectRunner's TestStream delivers
  * each element after the watermark advances before it, and on Flink, at parallelism 1, 2 and 4,
- * {@link ExactOrderStream} does, with one-element bundles (see {@link #played}). So on each: every
- * record in is in exactly one place, a window's final pane, the late output or the dead-letter
- * output, for both, and Beam dropped nothing on its own; the engine and the preset agree on each
- * final count and sum and each late record; and the engine's final counts, sums and maxima, late
- * records, LATE panes and dead letters equal the reference computation's.
+ * {@link ExactOrderStream} does, with one-element bundles (see {@link PlayedStream}). So on each:
+ * every record in is in exactly one place, a window's final pane, the late output or the
+ * dead-letter output, for both, and Beam dropped nothing on its own; the engine and the preset
+ * agree on each final count and sum and each late record; and the engine's final counts, sums and
+ * maxima, late records, LATE panes and dead letters equal the reference computation's.
  *
  * <p>The streams are independent, and run two at a time.
  */
@@ -106,7 +100,7 @@ class LateAccountingPropertyTest {
       String runner, int parallelism, long seed) {
     RandomStream input = new RandomStream(seed, runner.equals("DirectRunner"));
     EventTimeWindowing windowing = input.windowing;
-    PlayedStream<String> played = played(input.stream, runner, parallelism);
+    PlayedStream<String> played = PlayedStream.of(input.stream, runner, parallelism);
     Pipeline pipeline = played.pipeline();
     PCollectionTuple parsed =
         pipeline
@@ -143,29 +137,6 @@ class LateAccountingPropertyTest {
   }
 
   /**
-   * A run of {@code stream} that ends when the stream does: the DirectRunner's TestStream plays it
-   * in exactly its order; on Flink, {@link ExactOrderStream} does at every parallelism, with steps
-   * that hand the watermark on after every element. (Beam's Flink steps hand it on only between
-   * bundles: in a bundle of several elements, a watermark that came after some of them would reach
-   * the next step after them all, and that step would judge them under the older one.)
-   */
-  private static <T> PlayedStream<T> played(TestStream<T> stream, String runner, int parallelism) {
-    PipelineOptions options = Runners.untilTheStreamEnds(runner, parallelism);
-    if (!(options instanceof FlinkPipelineOptions)) {
-      return new PlayedStream<>(Pipeline.create(options), stream);
-    }
-    FlinkPipelineOptions flink = (FlinkPipelineOptions) options;
-    flink.setMaxBundleSize(1L);
-    flink.setAutoWatermarkInterval(10L);
-    EmbeddedFlinkRest cluster = EmbeddedFlinkRest.onFreePort();
-    cluster.applyTo(flink);
-    return new PlayedStream<>(Pipeline.create(flink), ExactOrderStream.of(stream, cluster));
-  }
-
-  /** A pipeline, and the stream as its runner plays it. */
-  private record PlayedStream<T>(Pipeline pipeline, PTransform<PBegin, PCollection<T>> stream) {}
-
-  /**
    * The largest value of each window's final pane, by {@link AggregatePerWindow} with Beam's own
    * {@code Max}: the engine with an aggregate other than the count, as
    * "key,windowStart,windowEnd=max".
@@ -181,7 +152,11 @@ class LateAccountingPropertyTest {
                 .via(event -> KV.of(event.key().text(), event.value())))
         .apply("MaxOnTheEngine", max)
         .get(max.panes())
-        .apply("FinalMaxima", Filter.by(pane -> pane.getValue().getKey().isFinal()))
+        .apply(
+            "FinalMaxima",
+            Filter.by(
+                pane ->
+                    pane.getValue().getKey().isFinal() && !pane.getValue().getKey().isWithdrawn()))
         .apply(
             "MaxLines",
             MapElements.into(TypeDescriptors.strings())
@@ -224,7 +199,7 @@ class LateAccountingPropertyTest {
   void batchesCountedBeforeTheShuffleEndInExactlyOnePlaceToo(
       String runner, int parallelism, long seed) {
     RandomStream input = new RandomStream(seed, runner.equals("DirectRunner"));
-    PlayedStream<SourceBatch<String>> played = played(input.batches, runner, parallelism);
+    PlayedStream<SourceBatch<String>> played = PlayedStream.of(input.batches, runner, parallelism);
     Pipeline pipeline = played.pipeline();
     // Each record parsed in the step that counts its batch, as a Kafka source's are.
     PCollectionTuple counted =
@@ -248,29 +223,35 @@ class LateAccountingPropertyTest {
     assertOwnLatePanes("batched", batched, input);
   }
 
+  /** The kinds of windows of {@link #kindStreams}, by seed. */
+  private static final List<WindowKind.Shape> KINDS =
+      List.of(WindowKind.Shape.SLIDING, WindowKind.Shape.CUMULATING, WindowKind.Shape.SESSIONS);
+
   /**
-   * 16 streams in sliding and cumulating windows on the DirectRunner, and one on Flink at each of
-   * parallelism 1, 2 and 4: the even seeds slide, the odd ones cumulate; half of each come in
-   * batches, counted before the shuffle where their bound proves them on time.
+   * 18 streams in sliding, cumulating and session windows on the DirectRunner, and one on Flink at
+   * each of parallelism 1, 2 and 4, each kind by its seed ({@link #KINDS}); half of them come in
+   * batches, counted before the shuffle where their bound proves them on time (sessions take every
+   * record alone).
    */
   static Stream<Arguments> kindStreams() {
     return streamsFrom(41, 61L, 62L, 63L)
         .filter(
             arguments ->
-                arguments.get()[0].equals("FlinkRunner") || (long) arguments.get()[2] < 57);
+                arguments.get()[0].equals("FlinkRunner") || (long) arguments.get()[2] < 59);
   }
 
   /**
-   * Sliding and cumulating windows, where a record is in several windows and each window judges it
-   * on its own: every final pane, every late record and every LATE pane is the reference's, which
-   * finds a record's windows by trying every start; each (record, window) pair is counted in the
-   * window's final pane or the record is in the late output, once however many windows it missed;
-   * and tidemark's counters say how many records missed some windows and how many missed all.
+   * Sliding, cumulating and session windows, where a record is in several windows and each window
+   * judges it on its own, or sessions merge as records come: every final pane, every late record
+   * and every LATE pane is the reference's, which finds a record's windows by trying every start;
+   * each (record, window) pair is counted in the window's final pane or the record is in the late
+   * output, once however many windows it missed; and tidemark's counters say how many records
+   * missed some windows and how many missed all.
    */
   @ParameterizedTest(name = "{0} parallelism {1} seed {2}")
   @MethodSource("kindStreams")
   void everyWindowOfEveryKindJudgesEachRecordOnItsOwn(String runner, int parallelism, long seed) {
-    WindowKind.Shape shape = seed % 2 == 0 ? WindowKind.Shape.SLIDING : WindowKind.Shape.CUMULATING;
+    WindowKind.Shape shape = KINDS.get((int) (seed % KINDS.size()));
     RandomStream input = new RandomStream(seed, runner.equals("DirectRunner"), shape);
     boolean inBatches = seed % 4 >= 2;
     PCollectionTuple counted;
@@ -278,7 +259,8 @@ class LateAccountingPropertyTest {
     PCollectionTuple parsed;
     Collected finalMaxima = null;
     if (inBatches) {
-      PlayedStream<SourceBatch<String>> played = played(input.batches, runner, parallelism);
+      PlayedStream<SourceBatch<String>> played =
+          PlayedStream.of(input.batches, runner, parallelism);
       pipeline = played.pipeline();
       counted =
           pipeline
@@ -292,7 +274,7 @@ class LateAccountingPropertyTest {
                       ParseEvents.DEAD_LETTER));
       parsed = counted;
     } else {
-      PlayedStream<String> played = played(input.stream, runner, parallelism);
+      PlayedStream<String> played = PlayedStream.of(input.stream, runner, parallelism);
       pipeline = played.pipeline();
       parsed =
           pipeline

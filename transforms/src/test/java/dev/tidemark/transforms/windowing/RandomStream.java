@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.values.TimestampedValue;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 
@@ -45,6 +46,9 @@ final class RandomStream {
 
   /** Sliding windows' sizes and slides: 3 s every 2 s has slices of 1 s, ends off the slide. */
   private static final long[][] SLIDING = {{2_000, 1_000}, {3_000, 2_000}, {5_000, 1_000}};
+
+  /** Session gaps. */
+  private static final long[] SESSION_GAPS = {500, 1_000, 3_000};
 
   /** Cumulating windows' steps and largest sizes. */
   private static final long[][] CUMULATING = {{1_000, 3_000}, {2_000, 4_000}, {1_000, 5_000}};
@@ -86,6 +90,10 @@ final class RandomStream {
   final Map<String, Long> expectedMax = new TreeMap<>();
 
   private final WindowKind.Shape shape;
+
+  /** The reference's sessions, for a stream of sessions; null otherwise. */
+  private final @Nullable SessionReference sessions;
+
   private final long size;
 
   /** How far apart window ends are: the size, the slide or the step. */
@@ -117,6 +125,12 @@ final class RandomStream {
         endOffset = size % endEvery;
         shaped = EventTimeWindowing.sliding(Duration.millis(size), Duration.millis(endEvery));
         break;
+      case SESSIONS:
+        size = SESSION_GAPS[random.nextInt(SESSION_GAPS.length)];
+        endEvery = size;
+        endOffset = 0;
+        shaped = EventTimeWindowing.sessions(Duration.millis(size));
+        break;
       case CUMULATING:
         long[] stepAndSize = CUMULATING[random.nextInt(CUMULATING.length)];
         size = stepAndSize[1];
@@ -133,6 +147,7 @@ final class RandomStream {
     lateness = LATENESSES[random.nextInt(LATENESSES.length)];
     int outOfOrderness = OUT_OF_ORDERNESS[random.nextInt(OUT_OF_ORDERNESS.length)];
     Duration idleFlush = Duration.millis(1_000 + random.nextInt(3) * 1_000L);
+    sessions = shape == WindowKind.Shape.SESSIONS ? new SessionReference() : null;
     EventTimeWindowing configured =
         shaped.withAllowedLateness(Duration.millis(lateness)).withIdleFlush(idleFlush);
     windowing = random.nextInt(4) == 0 ? configured.withFinalPaneOnly() : configured;
@@ -159,8 +174,12 @@ final class RandomStream {
           expectedDeadLetters.add(bad);
           continue;
         }
+        String key = KEYS[random.nextInt(KEYS.length)];
         long eventTime;
-        if (kind < 22) {
+        if (sessions != null && kind < 22 && sessions.hasOpen(key)) {
+          // At a session's edge: exactly a gap from its start or end, or a millisecond beyond.
+          eventTime = Math.max(START, sessions.edgeOf(key, random));
+        } else if (kind < 22) {
           // At an edge: the last or first millisecond of the window the watermark has just
           // closed, or of the windows on either side of the one it has just expired.
           long closedEnd = windowEndAtOrBelow(watermark);
@@ -178,9 +197,14 @@ final class RandomStream {
           frontier += random.nextInt(1500);
           eventTime = Math.max(START, frontier - random.nextInt(outOfOrderness));
         }
-        String key = KEYS[random.nextInt(KEYS.length)];
         String line = key + "," + eventTime + "," + sequence;
         batch.add(TimestampedValue.of(line, new Instant(eventTime)));
+        if (sessions != null) {
+          if (sessions.add(key, eventTime, sequence, watermark, line)) {
+            lateWithinLateness++;
+          }
+          continue;
+        }
         List<long[]> windows = WindowsHolding.of(windowing, eventTime);
         int missed = 0;
         for (long[] window : windows) {
@@ -218,6 +242,9 @@ final class RandomStream {
         builder = builder.advanceWatermarkTo(new Instant(watermark));
         batchBuilder = batchBuilder.advanceWatermarkTo(new Instant(watermark));
       }
+    }
+    if (sessions != null) {
+      sessions.finishAll();
     }
     inputCount = sequence;
     expectedLateWithinLateness = lateWithinLateness;
@@ -272,5 +299,77 @@ final class RandomStream {
         + lateness
         + " ms"
         + (windowing.finalPaneOnly() ? ", final panes only" : "");
+  }
+
+  /**
+   * The rules of session windows, written here on their own: a record opens {@code [t, t + gap)};
+   * open sessions of its key that overlap or touch it merge with it; a session expires when its
+   * last millisecond plus the lateness is behind the watermark, and never changes again; a record
+   * whose window starts at or before the end of its key's latest expired session, or whose own
+   * window has expired while it touches no open session, is late.
+   */
+  private final class SessionReference {
+    /** Per key, its open sessions: {start, end, count, sum, largest value}. */
+    private final Map<String, List<long[]>> open = new HashMap<>();
+
+    private final Map<String, Long> expiredThrough = new HashMap<>();
+
+    boolean hasOpen(String key) {
+      return !open.getOrDefault(key, List.of()).isEmpty();
+    }
+
+    /** A time exactly a gap from an open session's start or end, or a millisecond beyond. */
+    long edgeOf(String key, Random random) {
+      List<long[]> sessions = open.get(key);
+      long[] session = sessions.get(random.nextInt(sessions.size()));
+      long[] edges = {session[1], session[1] + 1, session[0] - size, session[0] - size - 1};
+      return edges[random.nextInt(edges.length)];
+    }
+
+    /** Adds a record; returns whether it joined a session the watermark had closed. */
+    boolean add(String key, long eventTime, int sequence, long watermark, String line) {
+      List<long[]> sessions = open.computeIfAbsent(key, k -> new ArrayList<>());
+      for (long[] session : List.copyOf(sessions)) {
+        if (session[1] - 1 + lateness < watermark) {
+          finish(key, session);
+          sessions.remove(session);
+          expiredThrough.merge(key, session[1], Math::max);
+        }
+      }
+      long end = eventTime + size;
+      List<long[]> touched = new ArrayList<>();
+      for (long[] session : sessions) {
+        if (session[0] <= end && session[1] >= eventTime) {
+          touched.add(session);
+        }
+      }
+      if (eventTime <= expiredThrough.getOrDefault(key, Long.MIN_VALUE)
+          || (touched.isEmpty() && end - 1 + lateness < watermark)) {
+        expectedLate.add(line);
+        return false;
+      }
+      long[] merged = {eventTime, end, 1, sequence, sequence};
+      for (long[] session : touched) {
+        merged[0] = Math.min(merged[0], session[0]);
+        merged[1] = Math.max(merged[1], session[1]);
+        merged[2] += session[2];
+        merged[3] += session[3];
+        merged[4] = Math.max(merged[4], session[4]);
+        sessions.remove(session);
+      }
+      sessions.add(merged);
+      expectedCountedPairs++;
+      return watermark >= merged[1];
+    }
+
+    void finishAll() {
+      open.forEach((key, sessions) -> sessions.forEach(session -> finish(key, session)));
+    }
+
+    private void finish(String key, long[] session) {
+      String name = key + "," + session[0] + "," + session[1];
+      expectedFinal.put(name, new long[] {session[2], session[3]});
+      expectedMax.put(name, session[4]);
+    }
   }
 }
