@@ -100,10 +100,7 @@ public final class CountPipeline {
         format(options),
         eventTime,
         EventTimeOptions.windowing(
-            options,
-            EventTimeOptions.windowKind(
-                options.getWindowSize(), options.getWindowSlide(), options.getWindowStep()),
-            eventTime),
+            options, EventTimeOptions.windowKind(options, options.getWindowSize()), eventTime),
         OutputSinks.from(options));
   }
 

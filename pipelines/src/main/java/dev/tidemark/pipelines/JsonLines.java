@@ -73,11 +73,21 @@ final class JsonLines {
     writeTiming(json, pane);
   }
 
-  /** Writes the pane's timing, index and finality, without its window. */
+  /**
+   * Writes the pane's timing, index and finality, without its window; for a session that merged
+   * into another after a row of it came out, {@code mergedInto} with that session's window: the row
+   * withdraws the window's earlier rows.
+   */
   static void writeTiming(JsonGenerator json, WindowPane pane) throws IOException {
     json.writeStringField("timing", pane.timing().name());
     json.writeNumberField("pane", pane.index());
     json.writeBooleanField("final", pane.isFinal());
+    if (pane.mergedInto() != null) {
+      json.writeObjectFieldStart("mergedInto");
+      json.writeNumberField("windowStart", pane.mergedInto().start().getMillis());
+      json.writeNumberField("windowEnd", pane.mergedInto().end().getMillis());
+      json.writeEndObject();
+    }
   }
 
   /** A result's record key: its key and window, the same for every pane of the window. */

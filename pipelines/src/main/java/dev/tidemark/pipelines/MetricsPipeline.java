@@ -87,10 +87,7 @@ public final class MetricsPipeline {
         FORMAT,
         eventTime,
         EventTimeOptions.windowing(
-            options,
-            EventTimeOptions.windowKind(
-                options.getWindowSize(), options.getWindowSlide(), options.getWindowStep()),
-            eventTime),
+            options, EventTimeOptions.windowKind(options, options.getWindowSize()), eventTime),
         OutputSinks.from(options));
   }
 

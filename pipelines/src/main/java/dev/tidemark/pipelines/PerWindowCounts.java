@@ -41,7 +41,11 @@ final class PerWindowCounts {
       SerializableFunction<WindowResult, String> keyOf) {
     PCollectionTuple counted = pipeline.apply("CountPerWindow", new CountsOfSource(settings));
     WriteOutputs.results(
-        counted.get(CountPerWindow.RESULTS), toJson, keyOf, settings.sinks().results());
+        counted.get(CountPerWindow.RESULTS),
+        toJson,
+        keyOf,
+        result -> result.pane().isWithdrawn(),
+        settings.sinks().results());
     WriteOutputs.lateFollowingTheClient(
         "", counted.get(CountPerWindow.LATE), settings.sinks().late());
     WriteOutputs.deadLetters(counted.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());

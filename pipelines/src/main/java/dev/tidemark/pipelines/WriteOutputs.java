@@ -32,9 +32,24 @@ final class WriteOutputs {
       SerializableFunction<T, String> toJson,
       SerializableFunction<T, @Nullable String> keyOf,
       Sink sink) {
+    results(results, toJson, keyOf, result -> false, sink);
+  }
+
+  /**
+   * Writes results as {@link #results(PCollection, SerializableFunction, SerializableFunction,
+   * Sink)} does; a result that {@code withdraws} its window is a tombstone where keys are kept.
+   */
+  static <T> void results(
+      PCollection<T> results,
+      SerializableFunction<T, String> toJson,
+      SerializableFunction<T, @Nullable String> keyOf,
+      SerializableFunction<T, Boolean> withdraws,
+      Sink sink) {
     results.apply(
         "WriteResults",
-        sink.write("results", new Lines<>(counting(TidemarkMetrics.resultsOut(), toJson), keyOf)));
+        sink.write(
+            "results",
+            new Lines<>(counting(TidemarkMetrics.resultsOut(), toJson), keyOf, withdraws)));
   }
 
   /**

@@ -220,6 +220,7 @@ public final class Tidemark {
     ignores.put("detached", "runs no job");
     ignores.put("windowSlide", "draws tumbling windows only");
     ignores.put("windowStep", "draws tumbling windows only");
+    ignores.put("sessionGap", "draws tumbling windows only");
     // --parallelism is used: explain warns when more readers than partitions would idle for good.
     ignores.putAll(runnerOptions("runs no job", Set.of("parallelism")));
     return ignores;

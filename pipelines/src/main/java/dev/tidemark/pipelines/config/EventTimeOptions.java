@@ -61,6 +61,28 @@ public final class EventTimeOptions {
    * @throws ConfigurationException naming the option that is wrong, or the two that contradict each
    *     other
    */
+  public static EventTimeWindowing windowKind(WindowKindOptions options, String windowSize) {
+    if (options.getSessionGap() != null) {
+      for (String other : new String[] {options.getWindowSlide(), options.getWindowStep()}) {
+        if (other != null) {
+          throw new ConfigurationException(
+              "--sessionGap and --"
+                  + (other.equals(options.getWindowSlide()) ? "windowSlide" : "windowStep")
+                  + " contradict each other: sessions have no slide or step; give one");
+        }
+      }
+      return EventTimeWindowing.sessions(positive("sessionGap", options.getSessionGap()));
+    }
+    return windowKind(windowSize, options.getWindowSlide(), options.getWindowStep());
+  }
+
+  /**
+   * The windows of {@code --windowSize}: tumbling, or sliding every {@code windowSlide}, or
+   * cumulating by {@code windowStep}.
+   *
+   * @throws ConfigurationException naming the option that is wrong, or the two that contradict each
+   *     other
+   */
   public static EventTimeWindowing windowKind(
       String windowSize, @Nullable String windowSlide, @Nullable String windowStep) {
     Duration size = positive("windowSize", windowSize);

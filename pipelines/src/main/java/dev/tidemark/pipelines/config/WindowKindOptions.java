@@ -6,8 +6,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The options that choose the kind of window of a pipeline with {@code --windowSize}: tumbling
- * windows unless {@code --windowSlide} or {@code --windowStep} says otherwise. {@link
- * EventTimeOptions#windowKind} reads them.
+ * windows unless {@code --windowSlide}, {@code --windowStep} or {@code --sessionGap} says
+ * otherwise. {@link EventTimeOptions#windowKind} reads them.
  */
 public interface WindowKindOptions extends PipelineOptions {
   @Description(
@@ -24,4 +24,12 @@ public interface WindowKindOptions extends PipelineOptions {
   @Nullable String getWindowStep();
 
   void setWindowStep(String value);
+
+  @Description(
+      "Session windows instead of --windowSize: a key's records this close together or closer are"
+          + " one session, e.g. --sessionGap=30s (Flink SQL's SESSION); a row of a session that"
+          + " later merges into another is withdrawn by a row with mergedInto")
+  @Nullable String getSessionGap();
+
+  void setSessionGap(String value);
 }

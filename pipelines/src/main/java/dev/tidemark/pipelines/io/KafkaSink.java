@@ -31,7 +31,7 @@ final class KafkaSink implements Sink {
 
   /** A line and its record key, which may be null. */
   private static final KvCoder<String, String> KEYED_LINE =
-      KvCoder.of(NullableCoder.of(StringUtf8Coder.of()), StringUtf8Coder.of());
+      KvCoder.of(NullableCoder.of(StringUtf8Coder.of()), NullableCoder.of(StringUtf8Coder.of()));
 
   private final String bootstrapServers;
   private final String topic;
@@ -62,7 +62,13 @@ final class KafkaSink implements Sink {
                 "KeyedLines",
                 MapElements.into(
                         TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings()))
-                    .via(element -> KV.of(lines.key().apply(element), lines.text().apply(element))))
+                    .via(
+                        element -> {
+                          String text = lines.text().apply(element);
+                          return KV.of(
+                              lines.key().apply(element),
+                              lines.withdraws().apply(element) ? null : text);
+                        }))
             .setCoder(KEYED_LINE)
             .apply("Write", write);
       }

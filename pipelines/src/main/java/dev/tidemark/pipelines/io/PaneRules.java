@@ -68,6 +68,8 @@ public final class PaneRules {
         return size + " --windowSlide=" + DurationText.asOption(kind.slide());
       case CUMULATING:
         return size + " --windowStep=" + DurationText.asOption(kind.slide());
+      case SESSIONS:
+        return "--sessionGap=" + DurationText.asOption(kind.size());
       default:
         return size;
     }

@@ -59,6 +59,11 @@ final class EventRecordType
   }
 
   @Override
+  Instant arrivalWatermarkOf(KV<Integer, Event> record) {
+    return record.getValue().arrivalWatermark();
+  }
+
+  @Override
   Instant eventTimeOf(KV<Integer, Event> record) {
     return record.getValue().eventTime();
   }

@@ -64,6 +64,11 @@ final class KeyedRecordType<K, T> extends ReplayRecordType<K, ArrivedRecord<T>, 
   }
 
   @Override
+  Instant arrivalWatermarkOf(ArrivedRecord<T> record) {
+    return record.arrivalWatermark();
+  }
+
+  @Override
   Instant eventTimeOf(ArrivedRecord<T> record) {
     return record.eventTime();
   }

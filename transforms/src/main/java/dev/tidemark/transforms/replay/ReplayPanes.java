@@ -78,12 +78,6 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
       Coder<PaneT> paneCoder) {
     this.inputs = inputs;
     this.type = type;
-    if (windowing.kind().merges()) {
-      throw new IllegalArgumentException(
-          "a replay takes tumbling, sliding and cumulating windows; it was given "
-              + windowing.kind()
-              + " windows, which merge, and only a live step takes those for now");
-    }
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.paneFormat = paneFormat;
@@ -136,6 +130,16 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
               accumulatorCoder,
               paneFormat));
     }
+    if (windowing.kind().merges()) {
+      TupleTag<KV<K, R>> records = new TupleTag<>();
+      return decide(
+          begin,
+          input -> new GatherArrivedRecordsFn<>(type, input, records),
+          records,
+          type.recordCoder(),
+          new ReplaySessionsFn<>(
+              windowing, aggregate, type, accumulatorCoder, paneFormat, panes, late));
+    }
     TupleTag<KV<K, SliceRecords<R, AccumT>>> gathered = new TupleTag<>();
     return decide(
         begin,
@@ -152,9 +156,11 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
   }
 
   /**
-   * Each input read and gathered into what its batches add to a key's windows or slices ({@code
-   * GathersT}, by the step {@code gatherOf} makes for an input number, under {@code gathered}),
-   * then every input's, flattened, decided by {@code decideFn}.
+   * Each input read and gathered into what its batches add to a key's windows or slices, or into
+   * its records one by one for sessions ({@code GathersT}, by the step {@code gatherOf} makes for
+   * an input number, under {@code gathered}), then every input's, flattened, decided by {@code
+   * decideFn}. The late records are those of the gathering steps and, for sessions, of the deciding
+   * one, which alone knows whether a record could join an open session.
    */
   private <GathersT> PCollectionTuple decide(
       PBegin begin,
@@ -181,12 +187,14 @@ final class ReplayPanes<K, R, LateT, AccumT, OutputT, PaneT>
       allLate = allLate.and(split.get(late));
       allDead = allDead.and(split.get(deadLetters));
     }
-    PCollection<PaneT> decided =
+    PCollectionTuple decided =
         allGathered
             .apply("AllInputs", Flatten.pCollections())
-            .apply("DecidePanes", ParDo.of(decideFn));
-    decided.setCoder(paneCoder);
-    return PCollectionTuple.of(panes, decided)
+            .apply("DecidePanes", ParDo.of(decideFn).withOutputTags(panes, TupleTagList.of(late)));
+    decided.get(panes).setCoder(paneCoder);
+    decided.get(late).setCoder(type.lateCoder());
+    allLate = allLate.and(decided.get(late));
+    return PCollectionTuple.of(panes, decided.get(panes))
         .and(late, allLate.apply("AllLate", Flatten.pCollections()))
         .and(deadLetters, allDead.apply("AllDeadLetters", Flatten.pCollections()));
   }

@@ -46,6 +46,9 @@ abstract class ReplayRecordType<K, R, LateT> implements Serializable {
 
   abstract Instant eventTimeOf(R record);
 
+  /** The watermark {@code record} met at its source. */
+  abstract Instant arrivalWatermarkOf(R record);
+
   /** What {@code record} becomes, whose {@code window} had expired under {@code watermark}. */
   abstract LateT late(R record, IntervalWindow window, Instant watermark);
 

@@ -128,17 +128,21 @@ class ReplayTest {
         EventTimeWindowing.sliding(Duration.standardSeconds(2), Duration.millis(500));
     EventTimeWindowing cumulating =
         EventTimeWindowing.cumulating(Duration.millis(500), Duration.standardSeconds(2));
+    EventTimeWindowing sessions = EventTimeWindowing.sessions(Duration.millis(300));
     return Stream.of(
         Arguments.of("DirectRunner", 2, sliding),
         Arguments.of("FlinkRunner", 2, sliding),
         Arguments.of("DirectRunner", 2, cumulating),
-        Arguments.of("FlinkRunner", 3, cumulating));
+        Arguments.of("FlinkRunner", 3, cumulating),
+        Arguments.of("DirectRunner", 2, sessions),
+        Arguments.of("FlinkRunner", 4, sessions));
   }
 
   /**
    * Sliding and cumulating windows, where a record is in several windows, judged window by window
-   * by the watermark it met: every pane of every window as the reference predicts it, and each
-   * record late beyond the lateness for any of its windows in the late output once.
+   * by the watermark it met, and sessions, which merge in the order the records arrived: every pane
+   * of every window as the reference predicts it, and each record late beyond the lateness for any
+   * of its windows in the late output once.
    */
   @ParameterizedTest(name = "{0} parallelism {1} {2}")
   @MethodSource("kinds")

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 
@@ -87,6 +88,10 @@ public final class ReplayReference {
     ClockSkewGuard guard = ClockSkewGuard.withDefaultSkew();
     Map<String, List<Arrival>> onTime = new TreeMap<>();
     Map<String, List<Arrival>> lateWithinLateness = new TreeMap<>();
+    SessionsOfKeys sessions =
+        windowing.kind().merges()
+            ? new SessionsOfKeys(windowing, onTime, lateWithinLateness, reference.late)
+            : null;
     for (int input = 0; input < recordings.size(); input++) {
       Recording recording = recordings.get(input);
       Instant maxEventTime = null;
@@ -112,6 +117,10 @@ public final class ReplayReference {
             maxEventTime == null
                 ? event.eventTime()
                 : Watermarks.latest(maxEventTime, event.eventTime());
+        if (sessions != null) {
+          sessions.add(new Arrival(watermark.getMillis(), input, position, event, null), line);
+          continue;
+        }
         int missed = 0;
         List<long[]> holding = WindowsHolding.of(windowing, event.eventTime().getMillis());
         for (long[] bounds : holding) {
@@ -132,6 +141,9 @@ public final class ReplayReference {
           reference.late.add(line);
         }
       }
+    }
+    if (sessions != null) {
+      sessions.finishAll();
     }
     Set<String> windows = new TreeSet<>(onTime.keySet());
     windows.addAll(lateWithinLateness.keySet());
@@ -189,5 +201,103 @@ public final class ReplayReference {
   }
 
   private record Arrival(
-      long watermark, int input, long position, Event event, IntervalWindow window) {}
+      long watermark, int input, long position, Event event, @Nullable IntervalWindow window) {
+
+    Arrival in(IntervalWindow session) {
+      return new Arrival(watermark, input, position, event, session);
+    }
+  }
+
+  /**
+   * The rules of session windows, written here on their own, for records in arrival order: a record
+   * opens {@code [t, t + gap)}; open sessions of its key that overlap or touch it merge with it; a
+   * session closes when the watermark reaches its end, and expires when its last millisecond plus
+   * the lateness is behind it; a record whose window starts at or before the end of its key's
+   * latest expired session, or whose own window has expired while it touches no open session, is
+   * late; one that joins a closed session is late within the lateness.
+   */
+  private static final class SessionsOfKeys {
+    /** A session: its bounds, and its records on time and late within the lateness. */
+    private static final class Session {
+      long start;
+      long end;
+      final List<Arrival> onTime = new ArrayList<>();
+      final List<Arrival> late = new ArrayList<>();
+    }
+
+    private final long gap;
+    private final long lateness;
+    private final Map<String, List<Arrival>> onTime;
+    private final Map<String, List<Arrival>> lateWithinLateness;
+    private final Set<String> lateLines;
+    private final Map<String, List<Session>> open = new TreeMap<>();
+    private final Map<String, Long> expiredThrough = new TreeMap<>();
+
+    SessionsOfKeys(
+        EventTimeWindowing windowing,
+        Map<String, List<Arrival>> onTime,
+        Map<String, List<Arrival>> lateWithinLateness,
+        Set<String> lateLines) {
+      this.gap = windowing.kind().size().getMillis();
+      this.lateness = windowing.allowedLateness().getMillis();
+      this.onTime = onTime;
+      this.lateWithinLateness = lateWithinLateness;
+      this.lateLines = lateLines;
+    }
+
+    void add(Arrival arrival, String line) {
+      String key = arrival.event().key().text();
+      long t = arrival.event().eventTime().getMillis();
+      long watermark = arrival.watermark();
+      List<Session> sessions = open.computeIfAbsent(key, k -> new ArrayList<>());
+      for (Session session : List.copyOf(sessions)) {
+        if (session.end - 1 + lateness < watermark) {
+          finish(key, session);
+          sessions.remove(session);
+          expiredThrough.merge(key, session.end, Math::max);
+        }
+      }
+      List<Session> touched = new ArrayList<>();
+      for (Session session : sessions) {
+        if (session.start <= t + gap && session.end >= t) {
+          touched.add(session);
+        }
+      }
+      if (t <= expiredThrough.getOrDefault(key, Long.MIN_VALUE)
+          || (touched.isEmpty() && t + gap - 1 + lateness < watermark)) {
+        lateLines.add(line);
+        return;
+      }
+      Session merged = new Session();
+      merged.start = t;
+      merged.end = t + gap;
+      for (Session session : touched) {
+        merged.start = Math.min(merged.start, session.start);
+        merged.end = Math.max(merged.end, session.end);
+        merged.onTime.addAll(session.onTime);
+        merged.late.addAll(session.late);
+        sessions.remove(session);
+      }
+      (watermark >= merged.end ? merged.late : merged.onTime).add(arrival);
+      sessions.add(merged);
+    }
+
+    void finishAll() {
+      open.forEach((key, sessions) -> sessions.forEach(session -> finish(key, session)));
+    }
+
+    private void finish(String key, Session session) {
+      IntervalWindow window =
+          new IntervalWindow(new Instant(session.start), new Instant(session.end));
+      String windowKey = key + "\u0000" + session.start + "-" + session.end;
+      for (Arrival arrival : session.onTime) {
+        onTime.computeIfAbsent(windowKey, k -> new ArrayList<>()).add(arrival.in(window));
+      }
+      for (Arrival arrival : session.late) {
+        lateWithinLateness
+            .computeIfAbsent(windowKey, k -> new ArrayList<>())
+            .add(arrival.in(window));
+      }
+    }
+  }
 }
