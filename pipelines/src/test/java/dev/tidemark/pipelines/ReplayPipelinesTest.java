@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.greaterThan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.pipelines.config.EventTimeOptions;
 import dev.tidemark.transforms.io.GeneratedLines;
 import dev.tidemark.transforms.io.LineShape;
 import dev.tidemark.transforms.join.CopyJsonField;
@@ -26,6 +27,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,6 +106,72 @@ class ReplayPipelinesTest {
                 + " late, "
                 + reference.dead.size()
                 + " dead letters"));
+  }
+
+  static Stream<Arguments> kinds() {
+    return Stream.of(
+        Arguments.of("DirectRunner", "--windowSize=1000ms --windowSlide=250ms"),
+        Arguments.of("FlinkRunner", "--windowSize=1000ms --windowSlide=250ms"),
+        Arguments.of("DirectRunner", "--windowSize=2000ms --windowStep=500ms"),
+        Arguments.of("DirectRunner", "--sessionGap=300ms"),
+        Arguments.of("FlinkRunner", "--sessionGap=300ms"));
+  }
+
+  /**
+   * {@code count} with sliding, cumulating and session windows over a recording: every pane of
+   * every window as the reference predicts it (sessions merging in the order the records arrived),
+   * each late record once, and a summary line that accounts for them.
+   */
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("kinds")
+  void countOfEveryKindOfWindowWritesThePredictedPanes(String runner, String windows)
+      throws Exception {
+    Path input = directory.resolve("kinds.csv");
+    List<String> lines = new ArrayList<>();
+    // 150 ms apart: a key's records are often more than a 300 ms gap apart, so sessions end.
+    GeneratedLines.records(3000)
+        .withKeys(3)
+        .withStep(Duration.millis(150))
+        .withOutOfOrderness(Duration.millis(3500))
+        .withLateFraction(0.02)
+        .withBadFraction(0.01)
+        .withSeed(13)
+        .open()
+        .forEachRemaining(lines::add);
+    Files.write(input, lines);
+    EventTimeWindowing kind =
+        EventTimeOptions.windowKind(
+            PipelineOptionsFactory.fromArgs(windows.split(" ")).as(CountPipeline.Options.class),
+            PipelineOptionsFactory.fromArgs(windows.split(" "))
+                .as(CountPipeline.Options.class)
+                .getWindowSize());
+    ReplayReference reference =
+        ReplayReference.of(
+            new Recording(lines, CsvEventFormat.keyAndTime(), Duration.millis(1000)),
+            kind.withAllowedLateness(Duration.millis(1500)));
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "count",
+                "--source=file:" + input,
+                "--maxOutOfOrderness=1000ms",
+                "--allowedLateness=1500ms",
+                "--runner=" + runner,
+                "--parallelism=2"));
+    arguments.addAll(List.of(windows.split(" ")));
+    Outputs.Run run =
+        Outputs.run(
+            directory,
+            "count-" + runner + windows.replaceAll("[^A-Za-z0-9]", ""),
+            arguments.toArray(String[]::new));
+
+    assertThat(reference.late.size(), greaterThan(20));
+    assertThat(reference.latePanes(), greaterThan(20L));
+    assertThat(
+        sorted(run.results(), ReplayPipelinesTest::describeCount),
+        equalTo(reference.panes(Pane::describe)));
+    assertThat(run.records("late"), equalTo(reference.late));
+    assertThat(run.records("deadLetter"), equalTo(reference.dead));
   }
 
   @ParameterizedTest(name = "{0} parallelism {1}")

@@ -285,7 +285,7 @@ class SqlPipelineTest {
 
   @Test
   void aQuerySqlDoesNotRunIsRefusedInOneLineBeforeTheJobStarts() {
-    CommandLine hop =
+    CommandLine session =
         CommandLine.run(
             "sql",
             "--query=SELECT i, COUNT(*) FROM _source_table"
@@ -302,11 +302,13 @@ class SqlPipelineTest {
             "--query=SELECT i, COUNT(*) FROM _source_table"
                 + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, opp");
 
-    assertThat(hop.err, hop.exitCode, equalTo(2));
-    assertThat(hop.err.strip().lines().count(), equalTo(1L));
+    assertThat(session.err, session.exitCode, equalTo(2));
+    assertThat(session.err.strip().lines().count(), equalTo(1L));
     assertThat(
-        hop.err,
-        containsString("--query: SESSION windows are not supported yet; sql takes SELECT"));
+        session.err,
+        containsString(
+            "--query: SESSION windows are not supported by sql yet (count and metrics take them as"
+                + " --sessionGap=GAP); sql takes SELECT"));
     assertThat(kolkata.err, kolkata.exitCode, equalTo(2));
     assertThat(kolkata.err.strip().lines().count(), equalTo(1L));
     assertThat(
