@@ -80,7 +80,8 @@ public final class Benchmark {
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
                   + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,native,flinksql,beam,"
-                  + " --source=file|kafka|steady, --query=s5|hop (file, memory), --rates=N,N, --seconds=N,"
+                  + " --source=file|kafka|steady, --query=s5|hop|session (file, memory), --rates=N,N,"
+                  + " --seconds=N,"
                   + " --profile[=SETTINGS.jfc] and --breakdown (steady),"
                   + " --startupArchives[=tidemark] or --memory");
           System.exit(2);
@@ -253,7 +254,7 @@ public final class Benchmark {
         System.err.println(
             "benchmark: --query="
                 + query.name().toLowerCase(Locale.ROOT)
-                + " runs on tidemark, sql and flinksql; "
+                + " runs on tidemark, sql (no sessions yet) and flinksql; "
                 + variant.option()
                 + " runs S5's query only");
         System.exit(2);
@@ -267,7 +268,7 @@ public final class Benchmark {
     try {
       return Query.valueOf(name.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      System.err.println("benchmark: --query takes s5 or hop, not '" + name + "'");
+      System.err.println("benchmark: --query takes s5, hop or session, not '" + name + "'");
       System.exit(2);
       throw e;
     }
@@ -300,7 +301,7 @@ public final class Benchmark {
                 lines,
                 parallelism,
                 heap,
-                query == Query.S5 ? "1 s windows" : "a minute every second"));
+                query.name().toLowerCase(Locale.ROOT)));
     List<Long> heaps = new ArrayList<>();
     for (String line : output) {
       if (line.startsWith("MEMORY ")) {

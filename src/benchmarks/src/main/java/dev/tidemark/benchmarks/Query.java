@@ -21,7 +21,14 @@ enum Query {
           + " count_result from _source_table group by HOP(rowtime, INTERVAL '1' SECOND, INTERVAL"
           + " '60' SECOND), i, op",
       List.of("--windowSize=60s", "--windowSlide=1s"),
-      60);
+      60),
+  SESSION(
+      "select i as index_name, DATE_FORMAT(window_end, 'yyyy-MM-dd HH:mm:ss') as event_time_log,"
+          + " op as op_type, count(op) as count_result from TABLE(SESSION(TABLE _source_table"
+          + " PARTITION BY (i, op), DESCRIPTOR(rowtime), INTERVAL '1' SECOND)) group by"
+          + " window_start, window_end, i, op",
+      List.of("--sessionGap=1s"),
+      1);
 
   private final String text;
   private final List<String> metricsWindows;

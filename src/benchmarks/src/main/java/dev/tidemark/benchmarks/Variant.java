@@ -68,9 +68,15 @@ enum Variant {
     return this == TIDEMARK || this == TIDEMARK_SQL;
   }
 
-  /** Whether it runs {@code query}: the hand-written job and plain Beam run S5's only. */
+  /**
+   * Whether it runs {@code query}: the hand-written job and plain Beam run S5's only, tidemark's
+   * {@code sql} no sessions yet.
+   */
   boolean runs(Query query) {
-    return query == Query.S5 || this == TIDEMARK || this == TIDEMARK_SQL || this == FLINK_SQL;
+    return query == Query.S5
+        || this == TIDEMARK
+        || this == FLINK_SQL
+        || (this == TIDEMARK_SQL && query != Query.SESSION);
   }
 
   /** Runs the job once in this JVM, embedded, at {@code parallelism}. */

@@ -196,10 +196,17 @@ public final class KeySessions<V, AccumT, OutputT> {
    */
   private WindowState<V, AccumT> sessionOf(
       IntervalWindow own, List<WindowState<V, AccumT>> touched, Instant watermark) {
-    if (touched.size() == 1
-        && !touched.get(0).windowStart().isAfter(own.start())
-        && !touched.get(0).windowEnd().isBefore(own.end())) {
-      return touched.get(0);
+    if (touched.size() == 1 && !touched.get(0).windowStart().isAfter(own.start())) {
+      WindowState<V, AccumT> session = touched.get(0);
+      if (!session.windowEnd().isBefore(own.end())) {
+        return session;
+      }
+      if (session.panesEmitted == 0 && !session.closed) {
+        // It grows at its end, and no pane of the smaller session came out: nothing to withdraw,
+        // and its state, key and timers stay; only the deadline moves.
+        session.windowEnd = own.end();
+        return session;
+      }
     }
     Instant start = own.start();
     Instant end = own.end();

@@ -27,7 +27,9 @@ public final class WindowState<InputT, AccumT> {
   static final long NO_FLUSH = Long.MAX_VALUE;
 
   final Instant windowStart;
-  final Instant windowEnd;
+
+  /** The end of the window; a session that grows at its end before any pane of it moves it. */
+  Instant windowEnd;
 
   /** Every record counted in a pane so far, or due in the next one. */
   AccumT accumulated;
