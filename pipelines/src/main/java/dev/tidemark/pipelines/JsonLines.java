@@ -90,12 +90,17 @@ final class JsonLines {
     }
   }
 
-  /** A result's record key: its key and window, the same for every pane of the window. */
+  /**
+   * A result's record key: its key and window, the same for every pane of the window. A session
+   * that grew keeps its start, so the window's end is part of it too: the row that withdraws the
+   * smaller session deletes its key only.
+   */
   static String windowKey(WindowResult result) {
     return object(
         json -> {
           json.writeStringField("key", result.key().text());
           json.writeNumberField("windowStart", result.pane().windowStart().getMillis());
+          json.writeNumberField("windowEnd", result.pane().windowEnd().getMillis());
         });
   }
 

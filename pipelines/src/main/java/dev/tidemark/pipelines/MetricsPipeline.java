@@ -118,6 +118,7 @@ public final class MetricsPipeline {
           json.writeStringField("index_name", key.part(0));
           json.writeStringField("op_type", key.part(1));
           json.writeNumberField("windowStart", result.pane().windowStart().getMillis());
+          json.writeNumberField("windowEnd", result.pane().windowEnd().getMillis());
         });
   }
 

@@ -9,7 +9,11 @@ import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.pipelines.cli.Tidemark;
+import dev.tidemark.pipelines.io.SinkUri;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.Runners;
@@ -28,12 +32,18 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.apache.beam.sdk.values.KV;
 import org.apache.kafka.common.TopicPartition;
+import org.joda.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -346,6 +356,69 @@ class KafkaPipelinesIT {
     } finally {
       Runners.cancel(running);
     }
+  }
+
+  /**
+   * A session row that a merge withdraws is a tombstone in a keyed results topic: the withdrawn
+   * window's key with no value, after that window's row, so a compacted topic deletes the window
+   * and keeps the session it merged into, whose key is its own.
+   */
+  @Test
+  void aWithdrawnSessionRowIsATombstoneOfItsWindowsKey() throws Exception {
+    String out = "session-rows";
+    broker.createTopic(out, 1);
+    EventKey key = EventKey.of("01");
+    IntervalWindow grown = new IntervalWindow(new Instant(0), new Instant(9_000));
+    WindowResult early =
+        WindowResult.of(
+            key,
+            new WindowPane(new Instant(0), new Instant(5_000), Timing.EARLY, 0, false),
+            KV.of(2L, 0L));
+    WindowResult withdrawal =
+        WindowResult.of(
+            key,
+            new WindowPane(new Instant(0), new Instant(5_000), Timing.EARLY, 1, true, grown),
+            KV.of(2L, 0L));
+    WindowResult merged =
+        WindowResult.of(
+            key,
+            new WindowPane(grown.start(), grown.end(), Timing.ON_TIME, 0, true),
+            KV.of(3L, 0L));
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
+    WriteOutputs.results(
+        pipeline.apply(
+            TestStream.create(WindowResult.Coder.of())
+                .addElements(early)
+                .addElements(withdrawal, merged)
+                .advanceWatermarkToInfinity()),
+        CountPipeline.json(false),
+        JsonLines::windowKey,
+        result -> result.pane().isWithdrawn(),
+        SinkUri.parse("sink", "kafka://" + broker.bootstrapServers() + "/" + out, Map.of(), 0));
+    assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));
+
+    Map<String, List<String>> valuesOfKey = new TreeMap<>();
+    List<String> read = new ArrayList<>();
+    TopicValues.readKeyed(
+        broker.bootstrapServers(),
+        out,
+        Duration.ofSeconds(30),
+        (recordKey, value) -> {
+          read.add(recordKey);
+          valuesOfKey
+              .computeIfAbsent(recordKey, k -> new ArrayList<>())
+              .add(
+                  value == null ? "tombstone" : MetricsRows.readJson(value).get("timing").asText());
+        },
+        () -> read.size() >= 3);
+    assertThat(
+        valuesOfKey,
+        equalTo(
+            Map.of(
+                "{\"key\":\"01\",\"windowStart\":0,\"windowEnd\":5000}",
+                List.of("EARLY", "tombstone"),
+                "{\"key\":\"01\",\"windowStart\":0,\"windowEnd\":9000}",
+                List.of("ON_TIME"))));
   }
 
   @Test
