@@ -17,21 +17,14 @@ import org.apache.beam.sdk.extensions.sql.meta.provider.ReadOnlyTableProvider;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.plan.RelOptUtil;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.RelNode;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.core.Aggregate;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.core.AggregateCall;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.type.RelDataType;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexCall;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexInputRef;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexLiteral;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexLocalRef;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexNode;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexProgram;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Duration;
 
 /**
  * Plans a query with Beam SQL's planner, then takes the plan apart into what tidemark's pane engine
@@ -59,14 +52,6 @@ final class WindowedQueryPlanner {
 
   private static final Set<String> AGGREGATES =
       Set.of("COUNT", "SUM", "$SUM0", "MIN", "MAX", "AVG");
-
-  /**
-   * Why {@code sql} refuses sessions: Beam SQL plans {@code SESSION_END} as the window's start, and
-   * its planner refuses Flink's {@code SESSION(TABLE t PARTITION BY ...)}.
-   */
-  private static final String SESSIONS_NOT_YET =
-      "SESSION windows are not supported by sql yet (count and metrics take them as"
-          + " --sessionGap=GAP)";
 
   /** What {@code sql} takes, for the end of each refusal. */
   static final String WHAT_SQL_TAKES =
@@ -124,7 +109,7 @@ final class WindowedQueryPlanner {
     List<String> keyNames = new ArrayList<>();
     RelDataType grouped = aggregate.getInput().getRowType();
     if (window != null) {
-      windows = windowsOf(window);
+      windows = QueryWindows.of(window);
       if (traceToTable(window.groupColumn()) != table.columns().size()) {
         throw refused(
             "a window takes rowtime, the event time of each row; another time column is not"
@@ -259,7 +244,7 @@ final class WindowedQueryPlanner {
       width = step.getRowType().getFieldCount();
     }
     if (function != null && !function.windows().isTumbling()) {
-      onlyGroupedBy(chain, function);
+      QueryWindows.onlyGroupedBy(chain, function);
     }
     return function;
   }
@@ -295,78 +280,6 @@ final class WindowedQueryPlanner {
 
   /** A column {@code column} of the output of step {@code step}; -1 when it is none. */
   record TraceAt(int step, int column) {}
-
-  /**
-   * Refuses a query that uses a {@code HOP} table function's {@code window_start} or {@code
-   * window_end} below the grouping other than by passing it on: a row is in several windows there,
-   * so no one value of them belongs to it.
-   */
-  private static void onlyGroupedBy(List<RelNode> chain, WindowTableFunction function)
-      throws InvalidQueryException {
-    ImmutableBitSet windowColumns =
-        ImmutableBitSet.of(function.inputWidth(), function.inputWidth() + 1);
-    boolean after = false;
-    for (RelNode step : chain) {
-      if (!(step instanceof BeamCalcRel calc)) {
-        after = true;
-        continue;
-      }
-      if (!after) {
-        continue;
-      }
-      RexProgram program = calc.getProgram();
-      if (program.getCondition() != null
-          && RelOptUtil.InputFinder.bits(program.expandLocalRef(program.getCondition()))
-              .intersects(windowColumns)) {
-        throw refused(
-            "a condition on HOP's window_start or window_end below the GROUP BY is not"
-                + " supported: a row is in several HOP windows; put it in HAVING");
-      }
-      ImmutableBitSet.Builder passedOn = ImmutableBitSet.builder();
-      List<RexLocalRef> projects = program.getProjectList();
-      for (int column = 0; column < projects.size(); column++) {
-        RexNode projected = program.expandLocalRef(projects.get(column));
-        if (projected instanceof RexInputRef ref && windowColumns.get(ref.getIndex())) {
-          passedOn.set(column);
-        } else if (RelOptUtil.InputFinder.bits(projected).intersects(windowColumns)) {
-          throw refused(
-              "an expression of HOP's window_start or window_end below the GROUP BY is not"
-                  + " supported: a row is in several HOP windows; compute it after the GROUP BY");
-        }
-      }
-      windowColumns = passedOn.build();
-    }
-  }
-
-  private static EventTimeWindowing windowsOf(AggregateWindow window) throws InvalidQueryException {
-    if (!window.offset().equals(Duration.ZERO)) {
-      throw refused("a window with an offset is not supported");
-    }
-    switch (window.kind()) {
-      case "FixedWindows":
-        return EventTimeWindowing.fixed(window.size());
-      case "SlidingWindows":
-        return sliding(window.size(), window.period());
-      case "Sessions":
-        throw refused(SESSIONS_NOT_YET);
-      default:
-        throw refused(window.kind() + " windows are not supported");
-    }
-  }
-
-  /** {@code HOP}'s windows, or its refusal when the slide is longer than the size. */
-  private static EventTimeWindowing sliding(Duration size, Duration slide)
-      throws InvalidQueryException {
-    if (slide.isLongerThan(size)) {
-      throw refused(
-          "HOP with a slide ("
-              + slide
-              + ") longer than its size ("
-              + size
-              + ") is not supported: rows between two windows would be in none");
-    }
-    return EventTimeWindowing.sliding(size, slide);
-  }
 
   private static Aggregation aggregation(
       AggregateCall call, RelDataType grouped, List<Integer> argumentColumns)
@@ -406,7 +319,7 @@ final class WindowedQueryPlanner {
     return new Aggregation(name, combineFn, argumentColumns.size() - 1, argumentType);
   }
 
-  private static InvalidQueryException refused(String what) {
+  static InvalidQueryException refused(String what) {
     return InvalidQueryException.refused(what + "; " + WHAT_SQL_TAKES);
   }
 
@@ -424,61 +337,6 @@ final class WindowedQueryPlanner {
 
     static Trace widening(int inputWidth) {
       return column -> column < inputWidth ? column : -1;
-    }
-  }
-
-  /**
-   * {@code TUMBLE(TABLE t, DESCRIPTOR(rowtime), size)} or {@code HOP(TABLE t, DESCRIPTOR(rowtime),
-   * slide, size)} below the grouping: its time column and windows, and the columns {@code
-   * window_start} and {@code window_end} it adds after its input's.
-   */
-  private record WindowTableFunction(
-      int step, int inputWidth, int timeColumn, EventTimeWindowing windows) {
-
-    static WindowTableFunction of(BeamTableFunctionScanRel scan, int step, int inputWidth)
-        throws InvalidQueryException {
-      RexCall call = (RexCall) scan.getCall();
-      String name = call.getOperator().getName();
-      int durations;
-      if (name.equals("TUMBLE")) {
-        durations = 1;
-      } else if (name.equals("HOP")) {
-        durations = 2;
-      } else if (name.equals("SESSION")) {
-        throw refused(SESSIONS_NOT_YET);
-      } else {
-        throw refused(name + " windows are not supported");
-      }
-      RexNode descriptor = call.getOperands().get(0);
-      if (!(descriptor instanceof RexCall columns)
-          || columns.getOperands().size() != 1
-          || !(columns.getOperands().get(0) instanceof RexInputRef time)) {
-        throw refused(name + "'s DESCRIPTOR names one column, rowtime");
-      }
-      if (call.getOperands().size() != 1 + durations) {
-        throw refused(name + " with an offset is not supported");
-      }
-      Duration first = durationOf(call.getOperands().get(1));
-      EventTimeWindowing windows =
-          durations == 1
-              ? EventTimeWindowing.fixed(first)
-              : sliding(durationOf(call.getOperands().get(2)), first);
-      return new WindowTableFunction(step, inputWidth, time.getIndex(), windows);
-    }
-
-    private static Duration durationOf(RexNode interval) {
-      return Duration.millis(((Number) RexLiteral.value(interval)).longValue());
-    }
-
-    /** Which window column {@code at} is, if it is one of this function's; null otherwise. */
-    GroupColumn.@Nullable Kind windowColumnOf(TraceAt at) {
-      if (at.step() != step) {
-        return null;
-      }
-      if (at.column() == inputWidth) {
-        return GroupColumn.Kind.WINDOW_START;
-      }
-      return at.column() == inputWidth + 1 ? GroupColumn.Kind.WINDOW_END : null;
     }
   }
 }

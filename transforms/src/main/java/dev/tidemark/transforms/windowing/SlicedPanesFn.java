@@ -3,7 +3,6 @@ package dev.tidemark.transforms.windowing;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.watermark.Watermarks;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -147,129 +146,25 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     watermarkProgress = new WatermarkProgress();
   }
 
-  /** The state and timers of one key, as one call of this step sees them. */
-  private final class KeyState {
-    final K key;
-    final MapState<Instant, SliceState<AccumT>> slices;
-    final MapState<Instant, WindowState<V, AccumT>> windows;
-    final TimerMap deadlines;
-    final PaneEngine<V, AccumT, OutputT> engine;
-    final MultiOutputReceiver out;
-    Instant decidedThrough;
-    Instant doneThrough;
-
-    KeyState(
-        K key,
-        MapState<Instant, SliceState<AccumT>> slices,
-        MapState<Instant, WindowState<V, AccumT>> windows,
-        @Nullable KV<Instant, Instant> progress,
-        TimerMap deadlines,
-        Clock clock,
-        MultiOutputReceiver out) {
-      this.key = key;
-      this.slices = slices;
-      this.windows = windows;
-      this.deadlines = deadlines;
-      this.engine = SlicedPanesFn.this.engine.withClock(clock);
-      this.out = out;
-      this.decidedThrough = progress == null ? Watermarks.MIN : progress.getKey();
-      this.doneThrough = progress == null ? Watermarks.MIN : progress.getValue();
-    }
-
-    KV<Instant, Instant> progress() {
-      return KV.of(decidedThrough, doneThrough);
-    }
-
-    boolean isDone(IntervalWindow window) {
-      return !window.end().isAfter(doneThrough);
-    }
-
-    /** The window's state, its aggregate and record count filled from its slices now. */
-    WindowState<V, AccumT> stateOf(IntervalWindow window) {
-      @Nullable WindowState<V, AccumT> state = windows.get(window.end()).read();
-      if (state == null) {
-        state = engine.open(window);
-      }
-      List<AccumT> parts = new ArrayList<>();
-      long records = 0;
-      for (Instant start : kind.slicesOf(window)) {
-        @Nullable SliceState<AccumT> slice = slices.get(start).read();
-        if (slice != null) {
-          parts.add(slice.accumulated);
-          records += slice.records;
-        }
-      }
-      engine.setContents(
-          state, Accumulators.mergeCopies(aggregate, accumulatorCoder, parts), records);
-      return state;
-    }
-
-    /** Keeps the window's state without its aggregate, which its slices hold. */
-    void store(WindowState<V, AccumT> state) {
-      engine.dropContents(state);
-      windows.put(state.windowEnd(), state);
-    }
-
-    /**
-     * Applies {@code watermark} to {@code window}: its panes due by then, and then either its next
-     * deadline, or, once its final pane is out, the release of its state and of the slices no later
-     * window holds.
-     */
-    void decide(IntervalWindow window, Instant watermark) {
-      WindowState<V, AccumT> state = stateOf(window);
-      if (state.records == 0) {
-        // A window none of whose slices has a record has no pane and no deadline; once expired,
-        // it is done, and a record that comes into one of its slices later has missed it.
-        if (engine.arrival(window, watermark) == Arrival.EXPIRED) {
-          doneThrough = Watermarks.latest(doneThrough, window.end());
-        }
-        return;
-      }
-      emit(engine.onWatermark(state, watermark));
-      decidedThrough = Watermarks.latest(decidedThrough, watermark);
-      String tag = KeyedPaneState.tag(window.end());
-      if (!state.isDone()) {
-        store(state);
-        deadlines.set(tag, cappedDeadline(state));
-        return;
-      }
-      windows.remove(window.end());
-      deadlines.get(tag).clear();
-      doneThrough = Watermarks.latest(doneThrough, window.end());
-      for (Instant start : kind.slicesOf(window)) {
-        if (!kind.lastWindowEndOfSlice(start).isAfter(window.end())) {
-          slices.remove(start);
-        }
-      }
-    }
-
-    /**
-     * Gives {@code window} its final pane under {@code watermark}, after every window of the key
-     * that ends before it and is not done yet: windows are done in the order of their ends, which
-     * is what lets {@link #doneThrough} say which are.
-     */
-    void finish(IntervalWindow window, Instant watermark) {
-      TreeMap<Instant, IntervalWindow> earlier = new TreeMap<>();
-      for (Map.Entry<Instant, SliceState<AccumT>> slice : slices.entries().read()) {
-        for (IntervalWindow other : kind.windowsOfSlice(slice.getKey())) {
-          if (other.end().isBefore(window.end()) && !isDone(other)) {
-            earlier.put(other.end(), other);
-          }
-        }
-      }
-      earlier.values().forEach(other -> decide(other, watermark));
-      decide(window, watermark);
-    }
-
-    Instant cappedDeadline(WindowState<V, AccumT> state) {
-      return Watermarks.earliest(engine.nextDeadline(state), GlobalWindow.INSTANCE.maxTimestamp());
-    }
-
-    void emit(List<PaneEngine.Pane<OutputT>> panes) {
-      for (PaneEngine.Pane<OutputT> pane : panes) {
-        out.get(outputs.panes()).output(outputs.pane(key, pane.pane(), pane.value()));
-      }
-    }
+  /** The slices and windows of {@code key}, as this call sees them. */
+  private KeySlices<V, AccumT, OutputT> keyOf(
+      K key,
+      MapState<Instant, SliceState<AccumT>> slices,
+      MapState<Instant, WindowState<V, AccumT>> windows,
+      ValueState<KV<Instant, Instant>> progress,
+      TimerMap deadlines,
+      Clock clock,
+      MultiOutputReceiver out) {
+    return new KeySlices<>(
+        kind,
+        aggregate,
+        accumulatorCoder,
+        engine.withClock(clock),
+        slices,
+        windows,
+        progress.read(),
+        deadlines,
+        pane -> out.get(outputs.panes()).output(outputs.pane(key, pane.pane(), pane.value())));
   }
 
   @ProcessElement
@@ -290,8 +185,8 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
         deadlines.get(KeyedPaneState.tag(slice.end())).getCurrentRelativeTime();
     Clock clock = new RunnerClock(flushTimer);
     watermarkProgress.observe(inputWatermark, clock);
-    KeyState key =
-        new KeyState(element.getKey(), slices, windows, progress.read(), deadlines, clock, out);
+    KeySlices<V, AccumT, OutputT> key =
+        keyOf(element.getKey(), slices, windows, progress, deadlines, clock, out);
     Contribution<V, AccumT> contribution = element.getValue();
     // A partial needs no look at what the key decided: its source's restored bound proves it on
     // time.
@@ -312,7 +207,7 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
         key.decide(window, watermark);
       }
     }
-    Verdicts verdicts = judge(key, windowsOfRecord, watermark);
+    KeySlices.Verdicts verdicts = key.judge(windowsOfRecord, watermark);
     if (contribution.isPartial() && !verdicts.allOnTime()) {
       throw new IllegalStateException(
           String.format(
@@ -381,46 +276,6 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     progress.write(key.progress());
   }
 
-  /** What a record is to each of its windows. */
-  private static final class Verdicts {
-    final int windows;
-    int onTime;
-    int missed;
-    final List<IntervalWindow> lateWithinLateness = new ArrayList<>();
-    @Nullable IntervalWindow lastMissed;
-
-    Verdicts(int windows) {
-      this.windows = windows;
-    }
-
-    boolean allOnTime() {
-      return onTime == windows;
-    }
-
-    boolean missedAll() {
-      return missed == windows;
-    }
-  }
-
-  private Verdicts judge(KeyState key, List<IntervalWindow> windows, Instant watermark) {
-    Verdicts verdicts = new Verdicts(windows.size());
-    for (IntervalWindow window : windows) {
-      Arrival arrival = key.isDone(window) ? Arrival.EXPIRED : engine.arrival(window, watermark);
-      switch (arrival) {
-        case ON_TIME:
-          verdicts.onTime++;
-          break;
-        case LATE_WITHIN_LATENESS:
-          verdicts.lateWithinLateness.add(window);
-          break;
-        default:
-          verdicts.missed++;
-          verdicts.lastMissed = window;
-      }
-    }
-    return verdicts;
-  }
-
   /**
    * A window's deadline: when it closes, its ON_TIME pane; when it expires, its final pane, and its
    * state, its timers and the slices no later window holds go.
@@ -440,7 +295,8 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     Instant inputWatermark = deadlines.get(tag).getCurrentRelativeTime();
     Clock clock = new RunnerClock(flushTimer);
     watermarkProgress.observe(inputWatermark, clock);
-    KeyState keyState = new KeyState(key, slices, windows, progress.read(), deadlines, clock, out);
+    KeySlices<V, AccumT, OutputT> keyState =
+        keyOf(key, slices, windows, progress, deadlines, clock, out);
     if (keyState.isDone(window)) {
       return;
     }
@@ -480,7 +336,8 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       return;
     }
     flushDue.clear();
-    KeyState keyState = new KeyState(key, slices, windows, progress.read(), deadlines, clock, out);
+    KeySlices<V, AccumT, OutputT> keyState =
+        keyOf(key, slices, windows, progress, deadlines, clock, out);
     Map<Instant, IntervalWindow> unreported = new TreeMap<>();
     for (Map.Entry<Instant, SliceState<AccumT>> entry : slices.entries().read()) {
       SliceState<AccumT> slice = entry.getValue();

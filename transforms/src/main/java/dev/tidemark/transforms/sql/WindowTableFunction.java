@@ -1,0 +1,64 @@
+package dev.tidemark.transforms.sql;
+
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import org.apache.beam.sdk.extensions.sql.impl.rel.BeamTableFunctionScanRel;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexCall;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexInputRef;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexLiteral;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rex.RexNode;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+
+/**
+ * {@code TUMBLE(TABLE t, DESCRIPTOR(rowtime), size)} or {@code HOP(TABLE t, DESCRIPTOR(rowtime),
+ * slide, size)} below the grouping: its time column and windows, and the columns {@code
+ * window_start} and {@code window_end} it adds after its input's.
+ */
+record WindowTableFunction(int step, int inputWidth, int timeColumn, EventTimeWindowing windows) {
+
+  static WindowTableFunction of(BeamTableFunctionScanRel scan, int step, int inputWidth)
+      throws InvalidQueryException {
+    RexCall call = (RexCall) scan.getCall();
+    String name = call.getOperator().getName();
+    int durations;
+    if (name.equals("TUMBLE")) {
+      durations = 1;
+    } else if (name.equals("HOP")) {
+      durations = 2;
+    } else if (name.equals("SESSION")) {
+      throw WindowedQueryPlanner.refused(QueryWindows.SESSIONS_NOT_YET);
+    } else {
+      throw WindowedQueryPlanner.refused(name + " windows are not supported");
+    }
+    RexNode descriptor = call.getOperands().get(0);
+    if (!(descriptor instanceof RexCall columns)
+        || columns.getOperands().size() != 1
+        || !(columns.getOperands().get(0) instanceof RexInputRef time)) {
+      throw WindowedQueryPlanner.refused(name + "'s DESCRIPTOR names one column, rowtime");
+    }
+    if (call.getOperands().size() != 1 + durations) {
+      throw WindowedQueryPlanner.refused(name + " with an offset is not supported");
+    }
+    Duration first = durationOf(call.getOperands().get(1));
+    EventTimeWindowing windows =
+        durations == 1
+            ? EventTimeWindowing.fixed(first)
+            : QueryWindows.sliding(durationOf(call.getOperands().get(2)), first);
+    return new WindowTableFunction(step, inputWidth, time.getIndex(), windows);
+  }
+
+  private static Duration durationOf(RexNode interval) {
+    return Duration.millis(((Number) RexLiteral.value(interval)).longValue());
+  }
+
+  /** Which window column {@code at} is, if it is one of this function's; null otherwise. */
+  GroupColumn.@Nullable Kind windowColumnOf(WindowedQueryPlanner.TraceAt at) {
+    if (at.step() != step) {
+      return null;
+    }
+    if (at.column() == inputWidth) {
+      return GroupColumn.Kind.WINDOW_START;
+    }
+    return at.column() == inputWidth + 1 ? GroupColumn.Kind.WINDOW_END : null;
+  }
+}
