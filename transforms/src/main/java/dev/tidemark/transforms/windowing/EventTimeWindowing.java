@@ -18,10 +18,13 @@ import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
- * tidemark's event-time windowing preset: tumbling windows that always produce a result, and the
- * one definition of when a window has expired, shared by {@link CaptureLateData} and the GroupByKey
- * that follows it, and by the replay's windowing ({@code dev.tidemark.transforms.replay}), which
- * applies the same rules to the watermark each replayed record met at its source.
+ * tidemark's event-time windowing: which windows a record belongs to ({@link #fixed}, {@link
+ * #sliding}, {@link #cumulating} or {@link #sessions}), the allowed lateness, the idle flush and
+ * which panes come out, with the one definition of when a window has expired. The pane steps
+ * ({@link AggregatePerWindow}, and the replay's in {@code dev.tidemark.transforms.replay}) take it;
+ * so do {@link CaptureLateData} and the GroupByKey that follows it, for tumbling windows, and
+ * {@link #windowInto()}, Beam's own trigger over the same windows, which the tests hold the engine
+ * to as its specification.
  *
  * <pre>{@code
  * EventTimeWindowing windowing =
