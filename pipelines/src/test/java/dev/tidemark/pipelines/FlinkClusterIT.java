@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -116,14 +117,8 @@ class FlinkClusterIT {
     Process detached =
         submitCount(
             DETACHED, cluster, SLOW_GENERATOR, "--detached", "--jobName=tidemark-count-detached");
-    Process waiting = submitCount(cluster, SLOW_GENERATOR, "--parallelism=1");
-    Process orphaned =
-        submitCount(
-            ORPHANED,
-            cluster,
-            SLOW_GENERATOR,
-            "--parallelism=1",
-            "--jobName=tidemark-count-orphaned");
+    @Nullable Process waiting = null;
+    @Nullable Process orphaned = null;
     String waitingJob;
     try {
       // (1) The detached client returns once the cluster has its job, and names it.
@@ -137,6 +132,17 @@ class FlinkClusterIT {
           returned && detached.exitValue() == 0,
           equalTo(true));
       String detachedJob = announcedJob(cluster, log(DETACHED), "tidemark-count-detached");
+      // The waiting clients' jobs take the two slots left, submitted once the detached job has its
+      // own: three clients submitting at once on two cores could keep its slots from it for longer
+      // than the detached client waits while none is free, and it would rightly exit 1.
+      waiting = submitCount(cluster, SLOW_GENERATOR, "--parallelism=1");
+      orphaned =
+          submitCount(
+              ORPHANED,
+              cluster,
+              SLOW_GENERATOR,
+              "--parallelism=1",
+              "--jobName=tidemark-count-orphaned");
       // (2) The waiting clients name their jobs too; all run, and the REST API, which a waiting
       // client reads once a second, shows the waiting job's records.
       awaitResults(5);
@@ -174,8 +180,12 @@ class FlinkClusterIT {
       assertEndsWell(waiting);
     } finally {
       detached.destroyForcibly();
-      waiting.destroyForcibly();
-      orphaned.destroyForcibly();
+      if (waiting != null) {
+        waiting.destroyForcibly();
+      }
+      if (orphaned != null) {
+        orphaned.destroyForcibly();
+      }
     }
     String log = Files.readString(log());
     Matcher summary = CANCELLED_SUMMARY.matcher(log);

@@ -57,9 +57,13 @@ public final class CaptureLateData extends PTransform<PCollection<Event>, PColle
     this.windowing = windowing;
   }
 
-  /** Captures what would be too late for {@code windowing}. */
+  /**
+   * Captures what would be too late for {@code windowing}, whose windows must tumble: a record of
+   * sliding or session windows is in several windows, or in one that merges, and the pane engine
+   * ({@link AggregatePerWindow}) judges each.
+   */
   public static CaptureLateData of(EventTimeWindowing windowing) {
-    return new CaptureLateData(windowing);
+    return new CaptureLateData(windowing.requireTumbling("CaptureLateData"));
   }
 
   @Override

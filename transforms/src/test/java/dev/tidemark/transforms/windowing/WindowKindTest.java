@@ -79,8 +79,9 @@ class WindowKindTest {
     IllegalArgumentException onlyTumbling =
         assertThrows(
             IllegalArgumentException.class,
-            () -> EventTimeWindowing.sliding(S.multipliedBy(2), S).requireTumbling("a replay"));
-    assertThat(onlyTumbling.getMessage(), containsString("a replay takes tumbling windows only"));
+            () -> CaptureLateData.of(EventTimeWindowing.sliding(S.multipliedBy(2), S)));
+    assertThat(
+        onlyTumbling.getMessage(), containsString("CaptureLateData takes tumbling windows only"));
   }
 
   /**
