@@ -182,7 +182,9 @@ final class ReplaySessionsFn<K, R, AccumT, OutputT, PaneT, LateT> extends DoFn<K
     KeySessions<R, AccumT, OutputT> keySessions =
         sessionsOf(key, sessions, progress, deadlines, flushes, out);
     apply(keySessions, inputWatermark, held, earliestHeld, release, out);
-    progress.write(keySessions.progress());
+    if (keySessions.progressMoved()) {
+      progress.write(keySessions.progress());
+    }
   }
 
   /**
@@ -250,7 +252,9 @@ final class ReplaySessionsFn<K, R, AccumT, OutputT, PaneT, LateT> extends DoFn<K
         sessionsOf(key, sessions, progress, deadlines, flushes, out);
     apply(keySessions, deadline, held, earliestHeld, release, out);
     keySessions.onDeadline(KeyedPaneState.windowStartOf(tag), deadline);
-    progress.write(keySessions.progress());
+    if (keySessions.progressMoved()) {
+      progress.write(keySessions.progress());
+    }
   }
 
   /** The EARLY pane of the session whose idle flush is due. */

@@ -69,6 +69,7 @@ public final class KeySessions<V, AccumT, OutputT> {
   private final TimerMap deadlines;
   private final TimerMap flushes;
   private final Consumer<PaneEngine.Pane<OutputT>> panes;
+  private final @Nullable KV<Instant, Instant> progressRead;
   private Instant decidedThrough;
   private Instant expiredThrough;
 
@@ -97,6 +98,7 @@ public final class KeySessions<V, AccumT, OutputT> {
     this.deadlines = deadlines;
     this.flushes = flushes;
     this.panes = panes;
+    this.progressRead = progress;
     this.decidedThrough = progress == null ? Watermarks.MIN : progress.getKey();
     this.expiredThrough = progress == null ? Watermarks.MIN : progress.getValue();
   }
@@ -104,6 +106,14 @@ public final class KeySessions<V, AccumT, OutputT> {
   /** The key's latest decided watermark and the end of its latest expired session, to keep. */
   public KV<Instant, Instant> progress() {
     return KV.of(decidedThrough, expiredThrough);
+  }
+
+  /**
+   * Whether {@link #progress} moved since it was read: a record that decides nothing leaves it, and
+   * the step need not write it.
+   */
+  public boolean progressMoved() {
+    return !progress().equals(progressRead);
   }
 
   /** The key's latest decided watermark: a live record is judged by no earlier one. */

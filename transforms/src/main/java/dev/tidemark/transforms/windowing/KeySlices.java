@@ -31,6 +31,7 @@ final class KeySlices<V, AccumT, OutputT> {
   final TimerMap deadlines;
   final PaneEngine<V, AccumT, OutputT> engine;
   final Consumer<PaneEngine.Pane<OutputT>> panes;
+  private final @Nullable KV<Instant, Instant> progressRead;
   Instant decidedThrough;
   Instant doneThrough;
 
@@ -52,12 +53,18 @@ final class KeySlices<V, AccumT, OutputT> {
     this.deadlines = deadlines;
     this.engine = engine;
     this.panes = panes;
+    this.progressRead = progress;
     this.decidedThrough = progress == null ? Watermarks.MIN : progress.getKey();
     this.doneThrough = progress == null ? Watermarks.MIN : progress.getValue();
   }
 
   KV<Instant, Instant> progress() {
     return KV.of(decidedThrough, doneThrough);
+  }
+
+  /** Whether {@link #progress} moved since it was read; a steady stream mostly leaves it. */
+  boolean progressMoved() {
+    return !progress().equals(progressRead);
   }
 
   boolean isDone(IntervalWindow window) {

@@ -131,7 +131,9 @@ final class SessionPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
                   element.getKey(),
                   new Expired<>(contribution.value(), eventTime, missed, watermark)));
     }
-    progress.write(key.progress());
+    if (key.progressMoved()) {
+      progress.write(key.progress());
+    }
   }
 
   /**
@@ -154,7 +156,9 @@ final class SessionPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     KeySessions<V, AccumT, OutputT> keySessions =
         sessionsOf(key, sessions, progress, deadlines, flushes, clock, out);
     keySessions.onDeadline(KeyedPaneState.windowStartOf(tag), deadline);
-    progress.write(keySessions.progress());
+    if (keySessions.progressMoved()) {
+      progress.write(keySessions.progress());
+    }
   }
 
   /**

@@ -225,7 +225,9 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
                     element.getKey(),
                     new Expired<>(
                         contribution.value(), eventTime, verdicts.lastMissed, watermark)));
-        progress.write(key.progress());
+        if (key.progressMoved()) {
+          progress.write(key.progress());
+        }
         return;
       }
       partlyExpiredRecords.inc();
@@ -273,7 +275,9 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       }
     }
     slices.put(slice.start(), sliceState);
-    progress.write(key.progress());
+    if (key.progressMoved()) {
+      progress.write(key.progress());
+    }
   }
 
   /**
@@ -303,7 +307,9 @@ final class SlicedPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
     // Judged at the deadline even when the watermark has jumped past it: timers fire in the order
     // of their deadlines, so windows are done in the order of their ends.
     keyState.decide(window, deadline);
-    progress.write(keyState.progress());
+    if (keyState.progressMoved()) {
+      progress.write(keyState.progress());
+    }
   }
 
   /**
