@@ -27,6 +27,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.options.Default;
@@ -112,12 +113,19 @@ public final class SqlPipeline {
             "RunQuery",
             new QueryOfSource(
                 settings.source(), settings.format(), settings.eventTime(), settings.windowing()));
-    PCollection<KV<String, String>> rows =
+    PCollection<KV<KV<String, Boolean>, String>> rows =
         decided
             .get(QueryOfSource.PANES)
             .apply("SelectAndHaving", ParDo.of(new SqlResultsFn(query)))
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
-    WriteOutputs.results(rows, KV::getValue, KV::getKey, settings.sinks().results());
+            .setCoder(
+                KvCoder.of(
+                    KvCoder.of(StringUtf8Coder.of(), BooleanCoder.of()), StringUtf8Coder.of()));
+    WriteOutputs.results(
+        rows,
+        KV::getValue,
+        row -> row.getKey().getKey(),
+        row -> row.getKey().getValue(),
+        settings.sinks().results());
     WriteOutputs.lateFollowingTheClient(
         "", decided.get(CountPerWindow.LATE), settings.sinks().late());
     WriteOutputs.deadLetters(decided.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());

@@ -11,12 +11,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Makes each pane of a query's groups its result row, by the query's {@code SELECT} list and {@code
  * HAVING}: the row as a JSON line (the query's columns, then {@code timing}, {@code pane} and
- * {@code final}) with its record key (the {@code GROUP BY} columns and the window start, the same
- * for every pane of a window). A pane that {@code HAVING} filters out, or of the records {@code
- * WHERE} filtered out, has no row.
+ * {@code final}, and {@code mergedInto} for a session's row that withdraws it) keyed by its record
+ * key (the {@code GROUP BY} columns and the window's start and end, the same for every pane of a
+ * window: cumulating windows share starts, a grown session keeps its start) and whether it
+ * withdraws that key. A pane that {@code HAVING} filters out, or of the records {@code WHERE}
+ * filtered out, has no row.
  */
 final class SqlResultsFn
-    extends DoFn<KV<EventKey, KV<WindowPane, List<@Nullable Object>>>, KV<String, String>> {
+    extends DoFn<
+        KV<EventKey, KV<WindowPane, List<@Nullable Object>>>, KV<KV<String, Boolean>, String>> {
 
   private static final long serialVersionUID = 1L;
 
@@ -29,14 +32,14 @@ final class SqlResultsFn
   @ProcessElement
   public void process(
       @Element KV<EventKey, KV<WindowPane, List<@Nullable Object>>> pane,
-      OutputReceiver<KV<String, String>> out) {
+      OutputReceiver<KV<KV<String, Boolean>, String>> out) {
     EventKey key = pane.getKey();
     WindowPane window = pane.getValue().getKey();
     Object @Nullable [] row = query.result(key, window, pane.getValue().getValue());
     if (row == null) {
       return;
     }
-    out.output(KV.of(recordKey(key, window), line(row, window)));
+    out.output(KV.of(KV.of(recordKey(key, window), window.isWithdrawn()), line(row, window)));
   }
 
   private String line(Object[] row, WindowPane window) {
@@ -60,6 +63,7 @@ final class SqlResultsFn
             json.writeObject(query.shownKey(k, query.keyValue(key, k)));
           }
           json.writeNumberField("windowStart", window.windowStart().getMillis());
+          json.writeNumberField("windowEnd", window.windowEnd().getMillis());
         });
   }
 }

@@ -1,6 +1,7 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -283,13 +284,71 @@ class SqlPipelineTest {
     assertThat(run.records("deadLetter").size(), equalTo(1));
   }
 
+  /**
+   * Flink SQL's session group window, over a file: a late record within the lateness joins two
+   * closed sessions into one, whose {@code SESSION_END} is the merged session's end. A replay gives
+   * a window's rows when it expires, so neither session had a row to withdraw ({@code
+   * SqlPerWindowTest} shows the withdrawal of a live run).
+   */
+  @Test
+  void aLateRecordWithinTheLatenessJoinsTwoSessionsIntoOneRow() throws Exception {
+    Path records = directory.resolve("sessions.json");
+    Files.write(
+        records,
+        List.of(
+            "{\"t\":1700000000000,\"i\":\"a\",\"op\":\"x\"}",
+            "{\"t\":1700000001500,\"i\":\"a\",\"op\":\"x\"}",
+            // The watermark passes 1700000002500: [0 s, 1 s) and [1.5 s, 2.5 s) close.
+            "{\"t\":1700000003200,\"i\":\"b\",\"op\":\"x\"}",
+            // Late for both, within the lateness: [0.8 s, 1.8 s) joins them.
+            "{\"t\":1700000000800,\"i\":\"a\",\"op\":\"x\"}"));
+
+    Outputs.Run run =
+        Outputs.run(
+            directory,
+            "sessions",
+            "sql",
+            "--source=file:" + records,
+            "--query=SELECT i, SESSION_START(rowtime, INTERVAL '1' SECOND) AS s,"
+                + " SESSION_END(rowtime, INTERVAL '1' SECOND) AS e, COUNT(*) AS n"
+                + " FROM _source_table GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i",
+            "--maxOutOfOrderness=0s",
+            "--allowedLateness=10s",
+            "--emit=all",
+            "--runner=DirectRunner");
+
+    List<String> rowsOfA = new ArrayList<>();
+    for (JsonNode row : run.results()) {
+      if (row.get("i").asText().equals("a")) {
+        rowsOfA.add(
+            row.get("s").asText().substring(17)
+                + ".."
+                + row.get("e").asText().substring(17)
+                + " "
+                + row.get("timing").asText()
+                + (row.get("final").asBoolean() ? " final" : "")
+                + (row.has("mergedInto")
+                    ? " merged into " + row.get("mergedInto").get("windowEnd").asLong()
+                    : "")
+                + " n="
+                + row.get("n").asLong());
+      }
+    }
+    assertThat(
+        run.results().toString(),
+        rowsOfA,
+        containsInAnyOrder("20.000..22.500 ON_TIME n=2", "20.000..22.500 LATE final n=3"));
+    assertThat(run.late().size(), equalTo(0));
+  }
+
   @Test
   void aQuerySqlDoesNotRunIsRefusedInOneLineBeforeTheJobStarts() {
     CommandLine session =
         CommandLine.run(
             "sql",
-            "--query=SELECT i, COUNT(*) FROM _source_table"
-                + " GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i");
+            "--query=SELECT op, window_start, COUNT(*) FROM TABLE(SESSION(TABLE _source_table"
+                + " PARTITION BY i, DESCRIPTOR(rowtime), INTERVAL '1' SECOND))"
+                + " GROUP BY window_start, window_end, op");
     CommandLine kolkata =
         CommandLine.run(
             "sql",
@@ -307,14 +366,15 @@ class SqlPipelineTest {
     assertThat(
         session.err,
         containsString(
-            "--query: SESSION windows are not supported by sql yet (count and metrics take them as"
-                + " --sessionGap=GAP); sql takes SELECT"));
+            "--query: SESSION(TABLE t PARTITION BY ...) must partition by the columns the query"
+                + " groups by besides window_start and window_end (op): sessions are kept per"
+                + " group; sql takes SELECT"));
     assertThat(kolkata.err, kolkata.exitCode, equalTo(2));
     assertThat(kolkata.err.strip().lines().count(), equalTo(1L));
     assertThat(
         kolkata.err,
         containsString(
-            "--query: in --timeZone=Asia/Kolkata, which has been UTC+05:30 since 1973, a window of"
+            "--query: in --timeZone=Asia/Kolkata, which has been UTC+05:30 at times since 1973, a window of"
                 + " 1h would start 30m after the local time Flink SQL starts it at"));
     assertThat(typo.exitCode, equalTo(2));
     assertThat(

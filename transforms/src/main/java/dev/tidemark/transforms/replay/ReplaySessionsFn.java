@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
-import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.MapState;
@@ -67,8 +66,7 @@ final class ReplaySessionsFn<K, R, AccumT, OutputT, PaneT, LateT> extends DoFn<K
   private final StateSpec<MapState<Instant, WindowState<R, AccumT>>> sessionsSpec;
 
   @StateId(PROGRESS)
-  private final StateSpec<ValueState<KV<Instant, Instant>>> progressSpec =
-      StateSpecs.value(KvCoder.of(InstantCoder.of(), InstantCoder.of()));
+  private final StateSpec<ValueState<Instant>> progressSpec = StateSpecs.value(InstantCoder.of());
 
   /** Records that a record still on its way could precede. */
   @StateId(HELD)
@@ -130,7 +128,7 @@ final class ReplaySessionsFn<K, R, AccumT, OutputT, PaneT, LateT> extends DoFn<K
   private KeySessions<R, AccumT, OutputT> sessionsOf(
       K key,
       MapState<Instant, WindowState<R, AccumT>> sessions,
-      ValueState<KV<Instant, Instant>> progress,
+      ValueState<Instant> progress,
       TimerMap deadlines,
       TimerMap flushes,
       MultiOutputReceiver out) {
@@ -171,7 +169,7 @@ final class ReplaySessionsFn<K, R, AccumT, OutputT, PaneT, LateT> extends DoFn<K
   public void onRelease(
       @Key K key,
       @StateId(SESSIONS) MapState<Instant, WindowState<R, AccumT>> sessions,
-      @StateId(PROGRESS) ValueState<KV<Instant, Instant>> progress,
+      @StateId(PROGRESS) ValueState<Instant> progress,
       @StateId(HELD) BagState<R> held,
       @StateId(EARLIEST_HELD) ValueState<Instant> earliestHeld,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
@@ -240,7 +238,7 @@ final class ReplaySessionsFn<K, R, AccumT, OutputT, PaneT, LateT> extends DoFn<K
       @Key K key,
       @Timestamp Instant deadline,
       @StateId(SESSIONS) MapState<Instant, WindowState<R, AccumT>> sessions,
-      @StateId(PROGRESS) ValueState<KV<Instant, Instant>> progress,
+      @StateId(PROGRESS) ValueState<Instant> progress,
       @StateId(HELD) BagState<R> held,
       @StateId(EARLIEST_HELD) ValueState<Instant> earliestHeld,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,

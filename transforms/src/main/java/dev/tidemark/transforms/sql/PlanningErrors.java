@@ -5,13 +5,8 @@ import java.util.regex.Pattern;
 import org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv;
 import org.apache.beam.sdk.extensions.sql.impl.rel.BeamRelNode;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.runtime.CalciteContextException;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlCall;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlNode;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlNodeList;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParser;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Beam SQL's planning, with its errors made into one line each: a syntax error with its line and
@@ -25,80 +20,40 @@ final class PlanningErrors {
 
   private PlanningErrors() {}
 
-  /** {@code query} planned in {@code environment}, whose one table is {@code table}. */
-  static BeamRelNode planned(BeamSqlEnv environment, String query, SqlTable table)
+  /**
+   * {@code written} planned in {@code environment}, whose one table is {@code table}; an error's
+   * place is in the query as the user wrote it.
+   */
+  static BeamRelNode planned(
+      BeamSqlEnv environment, FlinkWindowSyntax.Written written, SqlTable table)
       throws InvalidQueryException {
     try {
-      return environment.parseQuery(query);
+      return environment.parseQuery(written.query());
     } catch (RuntimeException e) {
-      if (callsFunction(query, "CUMULATE")) {
-        throw InvalidQueryException.refused(
-            "CUMULATE windows are not supported by sql yet (count and metrics take them as"
-                + " --windowSize=SIZE --windowStep=STEP); "
-                + WindowedQueryPlanner.WHAT_SQL_TAKES);
-      }
-      throw describe(e, table);
+      throw describe(e, written, table);
     }
   }
 
-  /**
-   * Whether {@code query}, read by Calcite's parser alone, calls a function named {@code name}:
-   * Calcite's validator knows no {@code CUMULATE} and would say so in its own terms.
-   */
-  private static boolean callsFunction(String query, String name) {
-    SqlNode parsed;
-    try {
-      parsed = SqlParser.create(query).parseQuery();
-    } catch (SqlParseException e) {
-      return false;
-    }
-    Boolean found =
-        parsed.accept(
-            new SqlBasicVisitor<Boolean>() {
-              @Override
-              public Boolean visit(SqlCall call) {
-                if (call.getOperator().getName().equalsIgnoreCase(name)) {
-                  return true;
-                }
-                for (SqlNode operand : call.getOperandList()) {
-                  if (operand != null && Boolean.TRUE.equals(operand.accept(this))) {
-                    return true;
-                  }
-                }
-                return false;
-              }
-
-              @Override
-              public Boolean visit(SqlNodeList nodes) {
-                for (SqlNode node : nodes) {
-                  if (node != null && Boolean.TRUE.equals(node.accept(this))) {
-                    return true;
-                  }
-                }
-                return false;
-              }
-            });
-    return Boolean.TRUE.equals(found);
-  }
-
-  private static InvalidQueryException describe(Exception e, SqlTable table) {
+  private static InvalidQueryException describe(
+      Exception e, FlinkWindowSyntax.Written written, SqlTable table) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof SqlParseException parse) {
-        SqlParserPos at = parse.getPos();
+        SqlParserPos pos = parse.getPos();
+        int[] at = written.placeInQuery(pos.getLineNum(), pos.getColumnNum());
         return new InvalidQueryException(
             "syntax error at line "
-                + at.getLineNum()
+                + at[0]
                 + ", column "
-                + at.getColumnNum()
+                + at[1]
                 + ": "
                 + withoutPosition(parse.getMessage()),
-            at.getLineNum(),
-            at.getColumnNum(),
+            at[0],
+            at[1],
             null,
             java.util.List.of());
       }
       if (cause instanceof CalciteContextException context) {
-        return validation(context, table);
+        return validation(context, written, table);
       }
     }
     return InvalidQueryException.refused(
@@ -108,15 +63,17 @@ final class PlanningErrors {
             + WindowedQueryPlanner.WHAT_SQL_TAKES);
   }
 
-  private static InvalidQueryException validation(CalciteContextException e, SqlTable table) {
+  private static InvalidQueryException validation(
+      CalciteContextException e, FlinkWindowSyntax.Written written, SqlTable table) {
     String reason = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
-    String at = "at line " + e.getPosLine() + ", column " + e.getPosColumn() + ": ";
+    int[] place = written.placeInQuery(e.getPosLine(), e.getPosColumn());
+    String at = "at line " + place[0] + ", column " + place[1] + ": ";
     Matcher column = UNKNOWN_COLUMN.matcher(reason);
     if (column.find()) {
       return new InvalidQueryException(
           at + "there is no column '" + column.group(1) + "'",
-          e.getPosLine(),
-          e.getPosColumn(),
+          place[0],
+          place[1],
           column.group(1),
           table.queryColumns());
     }
@@ -124,13 +81,13 @@ final class PlanningErrors {
     if (unknownTable.find()) {
       return new InvalidQueryException(
           at + "there is no table '" + unknownTable.group(1) + "'; the table is " + table.name(),
-          e.getPosLine(),
-          e.getPosColumn(),
+          place[0],
+          place[1],
           null,
           java.util.List.of());
     }
     return new InvalidQueryException(
-        at + firstLine(reason), e.getPosLine(), e.getPosColumn(), null, java.util.List.of());
+        at + firstLine(reason), place[0], place[1], null, java.util.List.of());
   }
 
   /** The innermost cause of {@code e}. */

@@ -20,20 +20,13 @@ import org.joda.time.Duration;
  */
 final class QueryWindows {
 
-  /**
-   * Why {@code sql} refuses sessions: Beam SQL plans {@code SESSION_END} as the window's start, and
-   * its planner refuses Flink's {@code SESSION(TABLE t PARTITION BY ...)}.
-   */
-  static final String SESSIONS_NOT_YET =
-      "SESSION windows are not supported by sql yet (count and metrics take them as"
-          + " --sessionGap=GAP)";
-
   private QueryWindows() {}
 
   /**
-   * Refuses a query that uses a {@code HOP} table function's {@code window_start} or {@code
-   * window_end} below the grouping other than by passing it on: a row is in several windows there,
-   * so no one value of them belongs to it.
+   * Refuses a query that uses the {@code window_start} or {@code window_end} of a table function
+   * whose windows do not tumble below the grouping other than by passing it on: a row is in several
+   * {@code HOP} or {@code CUMULATE} windows, and its session is known only when it is grouped, so
+   * no one value of them belongs to it.
    */
   static void onlyGroupedBy(List<RelNode> chain, WindowTableFunction function)
       throws InvalidQueryException {
@@ -53,8 +46,12 @@ final class QueryWindows {
           && RelOptUtil.InputFinder.bits(program.expandLocalRef(program.getCondition()))
               .intersects(windowColumns)) {
         throw WindowedQueryPlanner.refused(
-            "a condition on HOP's window_start or window_end below the GROUP BY is not"
-                + " supported: a row is in several HOP windows; put it in HAVING");
+            "a condition on "
+                + function.name()
+                + "'s window_start or window_end is not supported: "
+                + whyNoOneWindow(function)
+                + ", and the planner moves such a condition before the grouping, from WHERE or"
+                + " HAVING");
       }
       ImmutableBitSet.Builder passedOn = ImmutableBitSet.builder();
       List<RexLocalRef> projects = program.getProjectList();
@@ -64,12 +61,21 @@ final class QueryWindows {
           passedOn.set(column);
         } else if (RelOptUtil.InputFinder.bits(projected).intersects(windowColumns)) {
           throw WindowedQueryPlanner.refused(
-              "an expression of HOP's window_start or window_end below the GROUP BY is not"
-                  + " supported: a row is in several HOP windows; compute it after the GROUP BY");
+              "an expression of "
+                  + function.name()
+                  + "'s window_start or window_end below the GROUP BY is not supported: "
+                  + whyNoOneWindow(function)
+                  + "; compute it after the GROUP BY");
         }
       }
       windowColumns = passedOn.build();
     }
+  }
+
+  private static String whyNoOneWindow(WindowTableFunction function) {
+    return function.windows().kind().merges()
+        ? "a row's session is known only once rows are grouped"
+        : "a row is in several " + function.name() + " windows";
   }
 
   /** The windows a {@code GROUP BY} window stands for, or its refusal. */
@@ -82,11 +88,21 @@ final class QueryWindows {
         return EventTimeWindowing.fixed(window.size());
       case "SlidingWindows":
         return sliding(window.size(), window.period());
-      case "Sessions":
-        throw WindowedQueryPlanner.refused(SESSIONS_NOT_YET);
       default:
         throw WindowedQueryPlanner.refused(window.kind() + " windows are not supported");
     }
+  }
+
+  /**
+   * {@code CUMULATE}'s windows, or its refusal when the size is not a whole number of steps, as
+   * Flink SQL refuses it.
+   */
+  static EventTimeWindowing cumulating(Duration step, Duration size) throws InvalidQueryException {
+    if (size.getMillis() % step.getMillis() != 0) {
+      throw WindowedQueryPlanner.refused(
+          "CUMULATE's size (" + size + ") must be a whole number of its steps (" + step + ")");
+    }
+    return EventTimeWindowing.cumulating(step, size);
   }
 
   /** {@code HOP}'s windows, or its refusal when the slide is longer than the size. */

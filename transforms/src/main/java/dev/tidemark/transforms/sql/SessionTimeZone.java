@@ -85,7 +85,7 @@ final class SessionTimeZone implements Serializable {
                 + zone.getId()
                 + ", which has been UTC"
                 + offset.getId().replace("Z", "+00:00")
-                + " since 1973, a window of "
+                + " at times since 1973, a window of "
                 + compact(size.getMillis())
                 + " would start "
                 + compact(Math.floorMod(millis, size.getMillis()))

@@ -10,25 +10,33 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 
 /**
- * {@code TUMBLE(TABLE t, DESCRIPTOR(rowtime), size)} or {@code HOP(TABLE t, DESCRIPTOR(rowtime),
- * slide, size)} below the grouping: its time column and windows, and the columns {@code
- * window_start} and {@code window_end} it adds after its input's.
+ * A window table function below the grouping, as Beam SQL planned it: {@code TUMBLE(TABLE t,
+ * DESCRIPTOR(rowtime), size)} or {@code HOP(TABLE t, DESCRIPTOR(rowtime), slide, size)}, each of
+ * which may stand for Flink's {@code SESSION} or {@code CUMULATE} ({@link FlinkWindowSyntax}): its
+ * name as the user wrote it, its time column and windows, and the columns {@code window_start} and
+ * {@code window_end} it adds after its input's.
  */
-record WindowTableFunction(int step, int inputWidth, int timeColumn, EventTimeWindowing windows) {
+record WindowTableFunction(
+    String name, int step, int inputWidth, int timeColumn, EventTimeWindowing windows) {
 
-  static WindowTableFunction of(BeamTableFunctionScanRel scan, int step, int inputWidth)
+  /**
+   * The function {@code scan} calls, as the step {@code step} of the grouping's input, whose input
+   * is {@code inputWidth} columns wide; {@code writtenFrom} is what it stands for when {@link
+   * FlinkWindowSyntax} wrote it, null otherwise.
+   */
+  static WindowTableFunction of(
+      BeamTableFunctionScanRel scan, int step, int inputWidth, @Nullable String writtenFrom)
       throws InvalidQueryException {
     RexCall call = (RexCall) scan.getCall();
-    String name = call.getOperator().getName();
+    String planned = call.getOperator().getName();
+    String name = writtenFrom != null ? writtenFrom : planned;
     int durations;
-    if (name.equals("TUMBLE")) {
+    if (planned.equals("TUMBLE")) {
       durations = 1;
-    } else if (name.equals("HOP")) {
+    } else if (planned.equals("HOP")) {
       durations = 2;
-    } else if (name.equals("SESSION")) {
-      throw WindowedQueryPlanner.refused(QueryWindows.SESSIONS_NOT_YET);
     } else {
-      throw WindowedQueryPlanner.refused(name + " windows are not supported");
+      throw WindowedQueryPlanner.refused(planned + " windows are not supported");
     }
     RexNode descriptor = call.getOperands().get(0);
     if (!(descriptor instanceof RexCall columns)
@@ -41,10 +49,13 @@ record WindowTableFunction(int step, int inputWidth, int timeColumn, EventTimeWi
     }
     Duration first = durationOf(call.getOperands().get(1));
     EventTimeWindowing windows =
-        durations == 1
-            ? EventTimeWindowing.fixed(first)
-            : QueryWindows.sliding(durationOf(call.getOperands().get(2)), first);
-    return new WindowTableFunction(step, inputWidth, time.getIndex(), windows);
+        switch (name) {
+          case "SESSION" -> EventTimeWindowing.sessions(first);
+          case "CUMULATE" -> QueryWindows.cumulating(first, durationOf(call.getOperands().get(2)));
+          case "HOP" -> QueryWindows.sliding(durationOf(call.getOperands().get(2)), first);
+          default -> EventTimeWindowing.fixed(first);
+        };
+    return new WindowTableFunction(name, step, inputWidth, time.getIndex(), windows);
   }
 
   private static Duration durationOf(RexNode interval) {

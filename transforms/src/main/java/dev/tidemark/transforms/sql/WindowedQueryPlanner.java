@@ -1,6 +1,7 @@
 package dev.tidemark.transforms.sql;
 
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.WindowKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,19 +35,25 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * SELECT expressions FROM table [WHERE condition]
  * GROUP BY TUMBLE(rowtime, INTERVAL ...) [, expressions] [HAVING condition]
  * GROUP BY HOP(rowtime, INTERVAL slide, INTERVAL size) [, expressions] [HAVING condition]
+ * GROUP BY SESSION(rowtime, INTERVAL gap) [, expressions] [HAVING condition]
  *
  * SELECT expressions FROM TABLE(TUMBLE(TABLE table, DESCRIPTOR(rowtime), INTERVAL ...))
  * [WHERE condition] GROUP BY window_start, window_end [, expressions] [HAVING condition]
- * (and the same over TABLE(HOP(TABLE table, DESCRIPTOR(rowtime), INTERVAL slide, INTERVAL size)))
+ * (and the same over TABLE(HOP(TABLE table, DESCRIPTOR(rowtime), INTERVAL slide, INTERVAL size)),
+ * TABLE(CUMULATE(TABLE table, DESCRIPTOR(rowtime), INTERVAL step, INTERVAL size)) and
+ * TABLE(SESSION(TABLE table PARTITION BY columns, DESCRIPTOR(rowtime), INTERVAL gap)))
  * }</pre>
  *
  * <p>with {@code COUNT}, {@code SUM}, {@code MIN}, {@code MAX} and {@code AVG}, {@code
- * TUMBLE_START}, {@code TUMBLE_END}, {@code HOP_START}, {@code HOP_END}, and Flink's {@code
- * DATE_FORMAT}. A row is in every {@code HOP} window that holds its {@code rowtime}, so below the
- * grouping a {@code HOP} table function's {@code window_start} and {@code window_end} may only be
- * grouped by. The plan it takes apart is Beam's: a projection and filter ({@link BeamCalcRel})
- * above and below one {@link BeamAggregationRel}, over the table ({@link BeamIOSourceRel}), with at
- * most one window table function ({@link BeamTableFunctionScanRel}) between.
+ * TUMBLE_START}, {@code TUMBLE_END}, {@code HOP_START}, {@code HOP_END}, {@code SESSION_START},
+ * {@code SESSION_END}, and Flink's {@code DATE_FORMAT}. {@link FlinkWindowSyntax} writes the
+ * sessions and cumulating windows as windows Beam's planner takes. A row is in every {@code HOP} or
+ * {@code CUMULATE} window that holds its {@code rowtime}, and its session is known only once rows
+ * are grouped, so below the grouping such a table function's {@code window_start} and {@code
+ * window_end} may only be grouped by. The plan it takes apart is Beam's: a projection and filter
+ * ({@link BeamCalcRel}) above and below one {@link BeamAggregationRel}, over the table ({@link
+ * BeamIOSourceRel}), with at most one window table function ({@link BeamTableFunctionScanRel})
+ * between.
  */
 final class WindowedQueryPlanner {
 
@@ -55,9 +62,10 @@ final class WindowedQueryPlanner {
 
   /** What {@code sql} takes, for the end of each refusal. */
   static final String WHAT_SQL_TAKES =
-      "sql takes SELECT ... FROM a table [WHERE ...] GROUP BY TUMBLE(rowtime, INTERVAL ...) or"
-          + " HOP(rowtime, INTERVAL slide, INTERVAL size) [, columns] [HAVING ...], or the TUMBLE"
-          + " or HOP window table function grouped by window_start and window_end, with COUNT,"
+      "sql takes SELECT ... FROM a table [WHERE ...] GROUP BY TUMBLE(rowtime, INTERVAL ...),"
+          + " HOP(rowtime, INTERVAL slide, INTERVAL size) or SESSION(rowtime, INTERVAL gap)"
+          + " [, columns] [HAVING ...], or the TUMBLE, HOP, CUMULATE or SESSION window table"
+          + " function grouped by window_start and window_end, with COUNT,"
           + " SUM, MIN, MAX and AVG";
 
   private final SqlTable table;
@@ -67,13 +75,18 @@ final class WindowedQueryPlanner {
 
   private final List<Trace> traces = new ArrayList<>();
 
-  private WindowedQueryPlanner(SqlTable table) {
+  /** What the planned window table function stands for, if {@link FlinkWindowSyntax} wrote it. */
+  private final @Nullable String writtenWindow;
+
+  private WindowedQueryPlanner(SqlTable table, @Nullable String writtenWindow) {
     this.table = table;
+    this.writtenWindow = writtenWindow;
   }
 
   static WindowedQuery plan(SqlTable table, String query) throws InvalidQueryException {
-    BeamRelNode root = PlanningErrors.planned(environment(table), query, table);
-    return new WindowedQueryPlanner(table).takeApart(root);
+    FlinkWindowSyntax.Written written = FlinkWindowSyntax.of(query);
+    BeamRelNode root = PlanningErrors.planned(environment(table), written, table);
+    return new WindowedQueryPlanner(table, written.windowFunction()).takeApart(root);
   }
 
   private static BeamSqlEnv environment(SqlTable table) {
@@ -122,8 +135,14 @@ final class WindowedQueryPlanner {
           "a GROUP BY without TUMBLE(rowtime, INTERVAL ...) or HOP(...) is not supported: a"
               + " stream's groups never end");
     }
-    // Windows start at multiples of the slide (the size, for tumbling windows).
-    table.timeZone().checkWindows(windows.kind().slide());
+    // Windows start at multiples of the slide (the size, for tumbling windows; the largest size,
+    // for cumulating ones); sessions start where their first records are.
+    WindowKind kind = windows.kind();
+    if (!kind.merges()) {
+      table
+          .timeZone()
+          .checkWindows(kind.shape() == WindowKind.Shape.CUMULATING ? kind.size() : kind.slide());
+    }
     boolean windowGrouped = window != null;
     for (int column : aggregate.getGroupSet().asList()) {
       if (window != null && column == window.groupColumn()) {
@@ -229,7 +248,9 @@ final class WindowedQueryPlanner {
         if (function != null) {
           throw refused("more than one window table function is not supported");
         }
-        function = WindowTableFunction.of((BeamTableFunctionScanRel) step, steps.size(), width);
+        function =
+            WindowTableFunction.of(
+                (BeamTableFunctionScanRel) step, steps.size(), width, writtenWindow);
         int timeColumn = function.timeColumn();
         if (traceToTable(timeColumn, steps.size()) != table.columns().size()) {
           throw refused(

@@ -10,7 +10,6 @@ import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.TimerMap;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
@@ -27,12 +26,15 @@ import org.joda.time.Instant;
  * into one session from the earliest start to the latest end.
  *
  * <ul>
- *   <li>It is late, with its own window, when it could join only sessions that have expired: its
- *       window starts at or before the end of the key's latest expired session, or its own window
- *       has expired and it touches no open session.
+ *   <li>It is late, with its own window, when it touches no open session and its own window has
+ *       expired: it could join only sessions that have expired, and those never change again.
  *   <li>Otherwise it is counted, even when it is older than the watermark: in the session's next
  *       pane if that session is open, or, if it has closed, in a LATE pane (emitted at once live,
  *       when the session expires in a replay).
+ *   <li>An expired session is gone, as in Flink SQL: a record that touches one, and whose own
+ *       window has not expired, joins the open sessions it touches or opens one of its own, which
+ *       may overlap the expired one. Flink SQL 1.19 gives the same sessions; its differential test
+ *       in the pipelines holds tidemark to it.
  * </ul>
  *
  * <p>Before a record is judged, every session whose close or expiry its watermark has reached is
@@ -50,11 +52,10 @@ import org.joda.time.Instant;
  * <h3>Sessions expire in the order of their ends</h3>
  *
  * <p>A session's deadline (its close, then its expiry) is judged at its own instant, and timers
- * fire in the order of their instants, so sessions expire in the order of their ends and one
- * instant per key ({@link #progress}) says where expired sessions end. A session's state and timers
- * go with its final pane. The step keeps {@link #progress} across calls, with the key's latest
- * decided watermark: after a restore Flink starts the input watermark again from the minimum, and a
- * closed session must stay closed.
+ * fire in the order of their instants, so sessions expire in the order of their ends. A session's
+ * state and timers go with its final pane. The step keeps {@link #progress} across calls, the key's
+ * latest decided watermark: after a restore Flink starts the input watermark again from the
+ * minimum, and a closed session must stay closed.
  *
  * @param <V> a record, as the aggregate takes it
  * @param <AccumT> what the aggregate keeps
@@ -69,9 +70,8 @@ public final class KeySessions<V, AccumT, OutputT> {
   private final TimerMap deadlines;
   private final TimerMap flushes;
   private final Consumer<PaneEngine.Pane<OutputT>> panes;
-  private final @Nullable KV<Instant, Instant> progressRead;
+  private final @Nullable Instant progressRead;
   private Instant decidedThrough;
-  private Instant expiredThrough;
 
   /**
    * The sessions of one key.
@@ -89,7 +89,7 @@ public final class KeySessions<V, AccumT, OutputT> {
       MapState<Instant, WindowState<V, AccumT>> sessions,
       TimerMap deadlines,
       TimerMap flushes,
-      @Nullable KV<Instant, Instant> progress,
+      @Nullable Instant progress,
       Consumer<PaneEngine.Pane<OutputT>> panes) {
     this.gapMillis = windowing.kind().size().getMillis();
     this.aggregate = aggregate;
@@ -99,13 +99,12 @@ public final class KeySessions<V, AccumT, OutputT> {
     this.flushes = flushes;
     this.panes = panes;
     this.progressRead = progress;
-    this.decidedThrough = progress == null ? Watermarks.MIN : progress.getKey();
-    this.expiredThrough = progress == null ? Watermarks.MIN : progress.getValue();
+    this.decidedThrough = progress == null ? Watermarks.MIN : progress;
   }
 
-  /** The key's latest decided watermark and the end of its latest expired session, to keep. */
-  public KV<Instant, Instant> progress() {
-    return KV.of(decidedThrough, expiredThrough);
+  /** The key's latest decided watermark, to keep. */
+  public Instant progress() {
+    return decidedThrough;
   }
 
   /**
@@ -141,8 +140,7 @@ public final class KeySessions<V, AccumT, OutputT> {
         touched.add(session);
       }
     }
-    if (!own.start().isAfter(expiredThrough)
-        || (touched.isEmpty() && engine.arrival(own, watermark) == Arrival.EXPIRED)) {
+    if (touched.isEmpty() && engine.arrival(own, watermark) == Arrival.EXPIRED) {
       return own;
     }
     WindowState<V, AccumT> session = sessionOf(own, touched, watermark);
@@ -196,7 +194,6 @@ public final class KeySessions<V, AccumT, OutputT> {
       return true;
     }
     deadlines.get(tag).clear();
-    expiredThrough = Watermarks.latest(expiredThrough, session.windowEnd());
     return false;
   }
 

@@ -5,7 +5,6 @@ import dev.tidemark.transforms.watermark.Watermarks;
 import java.time.Clock;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
-import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.state.MapState;
 import org.apache.beam.sdk.state.StateSpec;
@@ -44,8 +43,7 @@ final class SessionPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
 
   /** The key's latest decided watermark, and the end of its latest session that expired. */
   @StateId(PROGRESS)
-  private final StateSpec<ValueState<KV<Instant, Instant>>> progressSpec =
-      StateSpecs.value(KvCoder.of(InstantCoder.of(), InstantCoder.of()));
+  private final StateSpec<ValueState<Instant>> progressSpec = StateSpecs.value(InstantCoder.of());
 
   @TimerFamily(DEADLINE_TIMERS)
   private final TimerSpec deadlineTimersSpec = TimerSpecs.timerMap(TimeDomain.EVENT_TIME);
@@ -83,7 +81,7 @@ final class SessionPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
   private KeySessions<V, AccumT, OutputT> sessionsOf(
       K key,
       MapState<Instant, WindowState<V, AccumT>> sessions,
-      ValueState<KV<Instant, Instant>> progress,
+      ValueState<Instant> progress,
       TimerMap deadlines,
       TimerMap flushes,
       Clock clock,
@@ -104,7 +102,7 @@ final class SessionPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       @Element KV<K, Contribution<V, AccumT>> element,
       @Timestamp Instant eventTime,
       @StateId(SESSIONS) MapState<Instant, WindowState<V, AccumT>> sessions,
-      @StateId(PROGRESS) ValueState<KV<Instant, Instant>> progress,
+      @StateId(PROGRESS) ValueState<Instant> progress,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {
@@ -147,7 +145,7 @@ final class SessionPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
       @Key K key,
       @Timestamp Instant deadline,
       @StateId(SESSIONS) MapState<Instant, WindowState<V, AccumT>> sessions,
-      @StateId(PROGRESS) ValueState<KV<Instant, Instant>> progress,
+      @StateId(PROGRESS) ValueState<Instant> progress,
       @TimerFamily(DEADLINE_TIMERS) TimerMap deadlines,
       @TimerFamily(FLUSH_TIMERS) TimerMap flushes,
       MultiOutputReceiver out) {

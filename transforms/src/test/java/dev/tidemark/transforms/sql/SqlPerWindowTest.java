@@ -123,6 +123,67 @@ class SqlPerWindowTest {
                 + (BASE + 15000)));
   }
 
+  /**
+   * Flink SQL's session group window over a Beam user's rows: a late row within the lateness joins
+   * two sessions after a row of the first came out, and that row is withdrawn by one naming the
+   * merged session; {@code SESSION_END} is the merged session's end.
+   */
+  @Test
+  void aSessionRowThatMergedIntoAnotherIsWithdrawnByARowNamingIt() {
+    TestStream<Row> requests =
+        TestStream.create(RowCoder.of(REQUEST))
+            .advanceWatermarkTo(new Instant(0))
+            .addElements(request("web-1", "200", 1, 0.5, 0), request("web-1", "200", 2, 0.5, 1500))
+            // [0 s, 1 s) closes and gives its row; [1.5 s, 2.5 s) stays open.
+            .advanceWatermarkTo(new Instant(BASE + 1200))
+            // Late for [0 s, 1 s), within the lateness: [0.8 s, 1.8 s) joins the two.
+            .addElements(request("web-1", "200", 4, 0.5, 800))
+            .advanceWatermarkToInfinity();
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
+    Collected rows = new Collected();
+    PCollectionTuple out =
+        pipeline
+            .apply(requests)
+            .apply(
+                SqlPerWindow.of(
+                        "requests",
+                        "SELECT host, SESSION_START(rowtime, INTERVAL '1' SECOND) AS s,"
+                            + " SESSION_END(rowtime, INTERVAL '1' SECOND) AS e, SUM(bytes) AS total"
+                            + " FROM requests GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), host")
+                    .withAllowedLateness(org.joda.time.Duration.standardSeconds(10)));
+    out.get(SqlPerWindow.ROWS)
+        .apply(
+            "Rows",
+            MapElements.into(TypeDescriptors.strings())
+                .via(
+                    row ->
+                        (row.getDateTime("s").getMillis() - BASE)
+                            + ".."
+                            + (row.getDateTime("e").getMillis() - BASE)
+                            + " "
+                            + row.getString("timing")
+                            + (row.getBoolean("final") ? " final" : "")
+                            + (row.getDateTime("merged_into_end") == null
+                                ? ""
+                                : " merged into "
+                                    + (row.getDateTime("merged_into_start").getMillis() - BASE)
+                                    + ".."
+                                    + (row.getDateTime("merged_into_end").getMillis() - BASE))
+                            + " = "
+                            + row.getInt64("total")))
+        .apply(rows.sink());
+
+    pipeline.run().waitUntilFinish();
+
+    assertThat(
+        rows.snapshot(),
+        containsInAnyOrder(
+            "0..1000 ON_TIME = 1",
+            "0..1000 LATE final merged into 0..2500 = 1",
+            "0..2500 ON_TIME = 7",
+            "0..2500 LATE final = 7"));
+  }
+
   @Test
   void aQueryItDoesNotRunFailsTheConstructionAndSaysWhy() {
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));

@@ -182,6 +182,77 @@ class WindowedQueryTest {
   }
 
   @Test
+  void cumulateIsPlannedAsItsOwnWindowsWithItsStepAndSize() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT window_start, window_end, i, COUNT(*) AS n FROM TABLE(CUMULATE(TABLE"
+                + " _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '4' SECOND))"
+                + " GROUP BY window_start, window_end, i");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+    Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
+
+    assertThat(
+        query.windows().kind(),
+        equalTo(
+            EventTimeWindowing.cumulating(Duration.standardSeconds(1), Duration.standardSeconds(4))
+                .kind()));
+    // The window columns are the pane's window: a cumulating window of 3 s, from the day's start.
+    assertThat(
+        Arrays.asList(
+            query.result(a.key(), pane(1700000000000L, 3000), aggregate(query, List.of(a)))),
+        contains(1700000000000L, 1700000003000L, "idx", 1L));
+  }
+
+  /**
+   * Both of Flink SQL's spellings of sessions: the session table function partitioned by the
+   * grouped columns, and the group window, whose {@code SESSION_END} is the session's end (Beam SQL
+   * alone would give its start).
+   */
+  @Test
+  void sessionsInBothFormsAreSessionsWithTheirStartAndEnd() throws Exception {
+    EventTimeWindowing sessions = EventTimeWindowing.sessions(Duration.standardSeconds(30));
+    WindowedQuery function =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT window_start, window_end, i, COUNT(*) AS n FROM TABLE(SESSION(TABLE"
+                + " _source_table PARTITION BY i, DESCRIPTOR(rowtime), INTERVAL '30' SECOND))"
+                + " GROUP BY window_start, window_end, i");
+    WindowedQuery grouped =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, SESSION_START(rowtime, INTERVAL '30' SECOND),\n"
+                + " SESSION_END(rowtime, INTERVAL '30' SECOND) AS ends, COUNT(*) AS n\n"
+                + "FROM _source_table WHERE op = 'es_sink'\n"
+                + "GROUP BY SESSION(rowtime, INTERVAL '30' SECOND), i\n"
+                + "HAVING COUNT(*) > 0");
+    SqlRecordFormat format = SqlRecordFormat.of(grouped, SqlRecordFormat.Shape.JSON);
+    Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
+
+    assertThat(function.windows().kind(), equalTo(sessions.kind()));
+    assertThat(grouped.windows().kind(), equalTo(sessions.kind()));
+    assertThat(grouped.resultNames(), contains("i", "EXPR$1", "ends", "n"));
+    assertThat(
+        Arrays.asList(
+            grouped.result(a.key(), pane(1700000001000L, 42_000), aggregate(grouped, List.of(a)))),
+        contains("idx", 1700000001000L, 1700000043000L, 1L));
+  }
+
+  @Test
+  void anErrorInAWrittenQueryIsPlacedInTheQueryAsTyped() throws Exception {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class,
+            () ->
+                WindowedQuery.plan(
+                    s5Table(),
+                    "SELECT i, SESSION_END(rowtime, INTERVAL '30' SECOND) AS e, COUNT(*) FROM"
+                        + " _source_table\nGROUP BY SESSION(rowtime, INTERVAL '30' SECOND), idx"));
+
+    assertThat(e.getMessage(), containsString("at line 2, column 50: there is no column 'idx'"));
+  }
+
+  @Test
   void eachConstructSqlDoesNotRunIsRefusedByName() throws Exception {
     SqlTable table = s5Table();
     String[][] refused = {
@@ -191,15 +262,23 @@ class WindowedQueryTest {
       },
       {
         "SELECT i, COUNT(*) FROM TABLE(HOP(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '2' SECOND)) WHERE window_end > TIMESTAMP '2020-01-01 00:00:00' GROUP BY window_start, window_end, i",
-        "a condition on HOP's window_start or window_end below the GROUP BY"
+        "a condition on HOP's window_start or window_end is not supported"
       },
       {
-        "SELECT i, COUNT(*) FROM _source_table GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i",
-        "SESSION windows"
+        "SELECT i, window_start, window_end, COUNT(*) FROM TABLE(CUMULATE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '2' SECOND, INTERVAL '5' SECOND)) GROUP BY window_start, window_end, i",
+        "CUMULATE's size (PT5S) must be a whole number of its steps (PT2S)"
       },
       {
-        "SELECT i, window_start, window_end, COUNT(*) FROM TABLE(CUMULATE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '4' SECOND)) GROUP BY window_start, window_end, i",
-        "CUMULATE windows are not supported by sql yet (count and metrics take them as"
+        "SELECT op, window_start, window_end, COUNT(*) FROM TABLE(SESSION(TABLE _source_table PARTITION BY i, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)) GROUP BY window_start, window_end, op",
+        "must partition by the columns the query groups by besides window_start and window_end (op)"
+      },
+      {
+        "SELECT i, COUNT(*) FROM TABLE(SESSION(TABLE _source_table PARTITION BY i, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)) WHERE window_end > TIMESTAMP '2020-01-01 00:00:00' GROUP BY window_start, window_end, i",
+        "a condition on SESSION's window_start or window_end is not supported: a row's session is known only once rows are grouped"
+      },
+      {
+        "SELECT i, COUNT(*) FROM (SELECT * FROM _source_table) GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i",
+        "GROUP BY SESSION(...) reads one table"
       },
       {"SELECT i, COUNT(*) FROM _source_table GROUP BY i", "a GROUP BY without TUMBLE"},
       {"SELECT i, op FROM _source_table", "a query without GROUP BY TUMBLE"},
@@ -277,7 +356,7 @@ class WindowedQueryTest {
     assertThat(
         e.getMessage(),
         equalTo(
-            "in --timeZone=Asia/Kolkata, which has been UTC+05:30 since 1973, a window of 1h"
+            "in --timeZone=Asia/Kolkata, which has been UTC+05:30 at times since 1973, a window of 1h"
                 + " would start 30m after the local time Flink SQL starts it at: sql aligns"
                 + " windows on UTC; give a window that divides the zone's offset, or"
                 + " --timeZone=UTC"));

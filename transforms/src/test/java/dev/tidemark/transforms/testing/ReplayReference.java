@@ -212,9 +212,9 @@ public final class ReplayReference {
    * The rules of session windows, written here on their own, for records in arrival order: a record
    * opens {@code [t, t + gap)}; open sessions of its key that overlap or touch it merge with it; a
    * session closes when the watermark reaches its end, and expires when its last millisecond plus
-   * the lateness is behind it; a record whose window starts at or before the end of its key's
-   * latest expired session, or whose own window has expired while it touches no open session, is
-   * late; one that joins a closed session is late within the lateness.
+   * the lateness is behind it; a record that touches no open session is late when its window starts
+   * at or before the end of its key's latest expired session (it could join only expired ones) or
+   * has expired itself; one that joins a closed session is late within the lateness.
    */
   private static final class SessionsOfKeys {
     /** A session: its bounds, and its records on time and late within the lateness. */
@@ -231,7 +231,6 @@ public final class ReplayReference {
     private final Map<String, List<Arrival>> lateWithinLateness;
     private final Set<String> lateLines;
     private final Map<String, List<Session>> open = new TreeMap<>();
-    private final Map<String, Long> expiredThrough = new TreeMap<>();
 
     SessionsOfKeys(
         EventTimeWindowing windowing,
@@ -254,7 +253,6 @@ public final class ReplayReference {
         if (session.end - 1 + lateness < watermark) {
           finish(key, session);
           sessions.remove(session);
-          expiredThrough.merge(key, session.end, Math::max);
         }
       }
       List<Session> touched = new ArrayList<>();
@@ -263,8 +261,7 @@ public final class ReplayReference {
           touched.add(session);
         }
       }
-      if (t <= expiredThrough.getOrDefault(key, Long.MIN_VALUE)
-          || (touched.isEmpty() && t + gap - 1 + lateness < watermark)) {
+      if (touched.isEmpty() && t + gap - 1 + lateness < watermark) {
         lateLines.add(line);
         return;
       }

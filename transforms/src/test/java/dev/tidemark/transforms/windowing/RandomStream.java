@@ -304,15 +304,13 @@ final class RandomStream {
   /**
    * The rules of session windows, written here on their own: a record opens {@code [t, t + gap)};
    * open sessions of its key that overlap or touch it merge with it; a session expires when its
-   * last millisecond plus the lateness is behind the watermark, and never changes again; a record
-   * whose window starts at or before the end of its key's latest expired session, or whose own
-   * window has expired while it touches no open session, is late.
+   * last millisecond plus the lateness is behind the watermark, and is gone: it never changes again
+   * and no record joins it; a record that touches no open session and whose own window has expired
+   * is late.
    */
   private final class SessionReference {
     /** Per key, its open sessions: {start, end, count, sum, largest value}. */
     private final Map<String, List<long[]>> open = new HashMap<>();
-
-    private final Map<String, Long> expiredThrough = new HashMap<>();
 
     boolean hasOpen(String key) {
       return !open.getOrDefault(key, List.of()).isEmpty();
@@ -333,7 +331,6 @@ final class RandomStream {
         if (session[1] - 1 + lateness < watermark) {
           finish(key, session);
           sessions.remove(session);
-          expiredThrough.merge(key, session[1], Math::max);
         }
       }
       long end = eventTime + size;
@@ -343,8 +340,7 @@ final class RandomStream {
           touched.add(session);
         }
       }
-      if (eventTime <= expiredThrough.getOrDefault(key, Long.MIN_VALUE)
-          || (touched.isEmpty() && end - 1 + lateness < watermark)) {
+      if (touched.isEmpty() && end - 1 + lateness < watermark) {
         expectedLate.add(line);
         return false;
       }
