@@ -97,8 +97,14 @@ public final class ExplainRecording {
     if (options.getQuery() == null) {
       return CountPipeline.settings(options);
     }
-    return SqlPipeline.settings(PipelineOptionsFactory.fromArgs(args).as(SqlPipeline.Options.class))
-        .asCounts();
+    PerWindowCounts.Settings settings =
+        SqlPipeline.settings(PipelineOptionsFactory.fromArgs(args).as(SqlPipeline.Options.class))
+            .asCounts();
+    if (settings.windowing().kind().merges()) {
+      throw new ConfigurationException(
+          "--query: explain explains tumbling, sliding and cumulating windows, not sessions yet");
+    }
+    return settings;
   }
 
   /** The records to explain, and what the explanation says about them first. */

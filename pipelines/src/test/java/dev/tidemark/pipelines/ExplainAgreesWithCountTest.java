@@ -88,6 +88,38 @@ class ExplainAgreesWithCountTest {
         greaterThan(20L));
   }
 
+  /**
+   * Sliding and cumulating windows, each record judged window by window: a record that missed its
+   * older windows is counted in its newer ones and is one late line, naming the latest it missed.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"--windowSlide=500ms", "--windowStep=500ms"})
+  void slidingAndCumulatingWindowsWithLateData(String windows) throws Exception {
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(3000)
+        .withKeys(3)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(0.02)
+        .withBadFraction(0.01)
+        .withSeed(37)
+        .open()
+        .forEachRemaining(lines::add);
+    Path input = write("overlapping" + windows.length() + ".csv", lines);
+    ReplayTimeline timeline =
+        agree(
+            "DirectRunner",
+            "--source=file:" + input,
+            "--windowSize=2s",
+            windows,
+            "--maxOutOfOrderness=1000ms",
+            "--allowedLateness=500ms");
+    assertThat(timeline.late().size(), greaterThan(20));
+    assertThat(
+        "panes late within the lateness",
+        timeline.panes().stream().filter(pane -> pane.index() > 0).count(),
+        greaterThan(20L));
+  }
+
   @Test
   void s4WithEveryRecordOnOnePartition() throws Exception {
     // S4: the test sent every record to partition 7 of a 10-partition topic.

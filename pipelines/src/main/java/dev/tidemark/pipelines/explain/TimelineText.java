@@ -11,6 +11,7 @@ import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
 import dev.tidemark.transforms.watermark.DurationText;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.WindowKind;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,6 +27,19 @@ import org.joda.time.Instant;
  * letters, with the reason; the warnings; and a summary that adds up to the lines read.
  */
 public final class TimelineText {
+
+  /** The windows, as a person reads them: "windows of 10s", "windows of 1m every 1s". */
+  private static String windowsOf(EventTimeWindowing windowing) {
+    WindowKind kind = windowing.kind();
+    String size = DurationText.asOption(kind.size());
+    String slide = DurationText.asOption(kind.slide());
+    return switch (kind.shape()) {
+      case SLIDING -> "windows of " + size + " every " + slide;
+      case CUMULATING -> "windows growing by " + slide + " to " + size;
+      case SESSIONS -> "sessions with a gap of " + size;
+      case TUMBLING -> "windows of " + size;
+    };
+  }
 
   /** Beyond this many windows, the middle ones are left out of the text (never of the report). */
   static final int MAX_WINDOWS_SHOWN = 200;
@@ -61,8 +75,8 @@ public final class TimelineText {
             + " ("
             + timeline.lines()
             + (timeline.origins() == null ? " lines" : " records")
-            + ", windows of "
-            + DurationText.asOption(windowing.size())
+            + ", "
+            + windowsOf(windowing)
             + ", allowed lateness "
             + DurationText.asOption(windowing.allowedLateness())
             + ")");
@@ -73,13 +87,13 @@ public final class TimelineText {
     late(timeline, out);
     deadLetters(timeline, out);
     warnings(warnings, out);
-    summary(timeline, out);
+    summary(timeline, windowing, out);
   }
 
   private static void windows(ReplayTimeline timeline, PrintStream out) {
     Map<Instant, List<Pane>> panesByWindow = new LinkedHashMap<>();
     for (Pane pane : timeline.panes()) {
-      panesByWindow.computeIfAbsent(pane.windowStart(), start -> new ArrayList<>()).add(pane);
+      panesByWindow.computeIfAbsent(pane.windowEnd(), end -> new ArrayList<>()).add(pane);
     }
     List<WindowClose> windows = timeline.windows();
     out.println("windows, in the order they close (" + windows.size() + "):");
@@ -117,7 +131,7 @@ public final class TimelineText {
                           + ", which moved the watermark to "
                           + window.watermarkAfter()));
       StringBuilder panes = new StringBuilder("      ");
-      for (Pane pane : panesByWindow.getOrDefault(window.start(), List.of())) {
+      for (Pane pane : panesByWindow.getOrDefault(window.end(), List.of())) {
         panes
             .append(pane.key())
             .append(": ")
@@ -227,20 +241,32 @@ public final class TimelineText {
     out.println();
   }
 
-  private static void summary(ReplayTimeline timeline, PrintStream out) {
+  private static void summary(
+      ReplayTimeline timeline, EventTimeWindowing windowing, PrintStream out) {
     long counted = timeline.panes().stream().filter(Pane::isFinal).mapToLong(Pane::count).sum();
-    out.println(
-        timeline.lines()
-            + (timeline.origins() == null ? " lines = " : " records = ")
-            + counted
-            + " counted in final panes + "
-            + timeline.count(Kind.LATE)
+    String lines = timeline.lines() + (timeline.origins() == null ? " lines = " : " records = ");
+    String rest =
+        timeline.count(Kind.LATE)
             + " late + "
             + timeline.count(Kind.DEAD)
             + " dead letters; "
             + timeline.panes().size()
             + " panes in "
             + timeline.windows().size()
-            + " windows");
+            + " windows";
+    if (windowing.isTumbling()) {
+      out.println(lines + counted + " counted in final panes + " + rest);
+      return;
+    }
+    // A record is in several windows: the final panes count (record, window) pairs, and a record
+    // late for its older windows is late once, and counted in its newer ones.
+    out.println(
+        lines
+            + (timeline.count(Kind.ON_TIME) + timeline.count(Kind.LATE_WITHIN_LATENESS))
+            + " counted in all their windows + "
+            + rest
+            + "; the final panes count "
+            + counted
+            + " (record, window) pairs");
   }
 }

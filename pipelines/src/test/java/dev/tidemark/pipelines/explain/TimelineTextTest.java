@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.lessThan;
 
 import dev.tidemark.transforms.io.GeneratedLines;
 import dev.tidemark.transforms.parse.CsvEventFormat;
@@ -74,5 +75,50 @@ class TimelineTextTest {
             + Long.parseLong(summary.group(4));
     assertThat("every line accounted for", sum, equalTo(60_000L));
     assertThat(Long.parseLong(summary.group(3)), equalTo(timeline.count(Kind.LATE)));
+  }
+
+  /**
+   * With sliding windows a record is in several windows: the summary counts each line once, and the
+   * (record, window) pairs of the final panes apart.
+   */
+  @Test
+  void withSlidingWindowsEveryLineIsCountedOnceAndThePairsApart() {
+    EventTimeWindowing windowing =
+        EventTimeWindowing.sliding(Duration.standardSeconds(2), Duration.millis(500));
+    ReplayTimeline timeline =
+        Replay.of(
+                GeneratedLines.records(5_000)
+                    .withKeys(3)
+                    .withLateFraction(0.05)
+                    .withBadFraction(0.05)
+                    .withSeed(9),
+                CsvEventFormat.keyAndTime())
+            .withMaxOutOfOrderness(Duration.standardSeconds(1))
+            .explain(windowing, Instant.now());
+
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    TimelineText.write(
+        timeline,
+        WarningText.of(timeline),
+        "generated",
+        List.of(),
+        windowing,
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String text = bytes.toString(StandardCharsets.UTF_8);
+
+    assertThat(text, containsString("windows of 2s every 500ms"));
+    Matcher summary =
+        Pattern.compile(
+                "(\\d+) lines = (\\d+) counted in all their windows \\+ (\\d+) late \\+ (\\d+)"
+                    + " dead letters; \\d+ panes in \\d+ windows; the final panes count (\\d+)")
+            .matcher(text);
+    assertThat("the summary", summary.find(), equalTo(true));
+    long counted = Long.parseLong(summary.group(2));
+    long sum = counted + Long.parseLong(summary.group(3)) + Long.parseLong(summary.group(4));
+    assertThat("every line accounted for once", sum, equalTo(5_000L));
+    long pairs = Long.parseLong(summary.group(5));
+    // Each record counted in all its windows is in four; a partly late one in fewer.
+    assertThat(pairs, greaterThan(4 * counted - 1));
+    assertThat(pairs, lessThan(4 * (counted + timeline.count(Kind.LATE)) + 1));
   }
 }

@@ -254,7 +254,7 @@ public final class Benchmark {
         System.err.println(
             "benchmark: --query="
                 + query.name().toLowerCase(Locale.ROOT)
-                + " runs on tidemark, sql (no sessions yet) and flinksql; "
+                + " runs on tidemark, sql and flinksql; "
                 + variant.option()
                 + " runs S5's query only");
         System.exit(2);

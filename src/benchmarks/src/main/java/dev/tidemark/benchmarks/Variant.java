@@ -68,15 +68,9 @@ enum Variant {
     return this == TIDEMARK || this == TIDEMARK_SQL;
   }
 
-  /**
-   * Whether it runs {@code query}: the hand-written job and plain Beam run S5's only, tidemark's
-   * {@code sql} no sessions yet.
-   */
+  /** Whether it runs {@code query}: the hand-written job and plain Beam run S5's only. */
   boolean runs(Query query) {
-    return query == Query.S5
-        || this == TIDEMARK
-        || this == FLINK_SQL
-        || (this == TIDEMARK_SQL && query != Query.SESSION);
+    return query == Query.S5 || isTidemarks() || this == FLINK_SQL;
   }
 
   /** Runs the job once in this JVM, embedded, at {@code parallelism}. */

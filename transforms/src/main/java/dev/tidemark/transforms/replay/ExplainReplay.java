@@ -46,6 +46,12 @@ import org.joda.time.Instant;
  * the panes are decided by the replay's own {@link PaneEngine}, as {@link ReplayPanesFn} decides
  * them. Replays fast enough to emit no EARLY pane (any replay of a file, unpaced) match it exactly.
  *
+ * <p>Sliding and cumulating windows are judged window by window, as {@link ReplaySlicesFn} judges
+ * them: a record is counted in the windows it is on time for, and is one late line, naming the
+ * latest window it missed, when it missed any. The walk keeps a pane state per key and window,
+ * where the replay keeps one per slice: a recording an explanation prints is small enough for that.
+ * Sessions are not explained yet.
+ *
  * <p>A window closes when the watermark reaches its end: the watermark a line meets is the one left
  * by the lines before it, so a window that the line at position n finds closed was closed by line n
  * - 1. Windows still open at the end close when the recording ends.
@@ -77,8 +83,10 @@ final class ExplainReplay {
   /** The replay's pane rules, counting each window's lines. */
   private final PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine;
 
+  /** Each key's windows, by their ends: cumulating windows share starts. */
   private final Map<String, Map<Instant, WindowState<Long, KV<Long, Long>>>> keyWindows =
       new TreeMap<>();
+
   private final TreeMap<Instant, OpenClose> openWindows = new TreeMap<>();
   private final List<WindowClose> closed = new ArrayList<>();
   private final List<LateLine> late = new ArrayList<>();
@@ -92,7 +100,13 @@ final class ExplainReplay {
 
   private ExplainReplay(Replay replay, EventTimeWindowing windowing, Instant now) {
     this.replay = replay;
-    this.windowing = windowing.requireTumbling("explain");
+    if (windowing.kind().merges()) {
+      throw new IllegalArgumentException(
+          "explain takes tumbling, sliding and cumulating windows; it was given "
+              + windowing.kind()
+              + " windows");
+    }
+    this.windowing = windowing;
     this.now = now;
     this.parser = replay.parser();
     this.outOfPlace = new OutOfPlace(windowing, replay.maxOutOfOrderness());
@@ -201,36 +215,41 @@ final class ExplainReplay {
     }
     String partition = source.partitionOf(line.position(), line.text());
     observe(line.position(), partition, event.eventTime());
-    IntervalWindow window = windowing.windowOf(event.eventTime());
-    outOfPlace.record(line.position(), partition, event.eventTime(), window);
-    Arrival arrival = Arrival.of(windowing, window, watermark);
-    switch (arrival) {
-      case EXPIRED -> {
-        if (late.size() < MAX_LISTED) {
-          late.add(
-              new LateLine(
-                  line.position(),
-                  event.key().text(),
-                  event.eventTime(),
-                  window.start(),
-                  window.end(),
-                  watermark,
-                  line.text()));
+    // Every window that holds the record, the earliest end first; one when windows tumble.
+    List<IntervalWindow> windows =
+        windowing.kind().windowsOfSlice(windowing.kind().sliceOf(event.eventTime()).start());
+    outOfPlace.record(line.position(), partition, event.eventTime(), windows.get(0));
+    @Nullable IntervalWindow latestMissed = null;
+    boolean lateWithinLateness = false;
+    for (IntervalWindow window : windows) {
+      switch (Arrival.of(windowing, window, watermark)) {
+        case EXPIRED -> latestMissed = window;
+        case LATE_WITHIN_LATENESS -> {
+          lateWithinLateness = true;
+          engine.addLateWithinLateness(keyWindow(event.key().text(), window), line.position());
+        }
+        case ON_TIME -> {
+          engine.addOnTime(keyWindow(event.key().text(), window), line.position());
+          openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
         }
       }
-      case LATE_WITHIN_LATENESS ->
-          engine.addLateWithinLateness(keyWindow(event.key().text(), window), line.position());
-      case ON_TIME -> {
-        engine.addOnTime(keyWindow(event.key().text(), window), line.position());
-        openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
-      }
+    }
+    // A record that missed some of its windows is in the late output once, with the latest.
+    if (latestMissed != null && late.size() < MAX_LISTED) {
+      late.add(
+          new LateLine(
+              line.position(),
+              event.key().text(),
+              event.eventTime(),
+              latestMissed.start(),
+              latestMissed.end(),
+              watermark,
+              line.text()));
     }
     Kind kind =
-        switch (arrival) {
-          case EXPIRED -> Kind.LATE;
-          case LATE_WITHIN_LATENESS -> Kind.LATE_WITHIN_LATENESS;
-          case ON_TIME -> Kind.ON_TIME;
-        };
+        latestMissed != null
+            ? Kind.LATE
+            : lateWithinLateness ? Kind.LATE_WITHIN_LATENESS : Kind.ON_TIME;
     points
         .get(kind)
         .offer(
@@ -334,7 +353,7 @@ final class ExplainReplay {
   private WindowState<Long, KV<Long, Long>> keyWindow(String key, IntervalWindow window) {
     return keyWindows
         .computeIfAbsent(key, k -> new TreeMap<>())
-        .computeIfAbsent(window.start(), start -> engine.open(window));
+        .computeIfAbsent(window.end(), end -> engine.open(window));
   }
 
   /** The panes the replay emits, by key and window: the engine's, once every window expired. */
