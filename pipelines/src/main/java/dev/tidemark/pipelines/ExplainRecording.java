@@ -97,14 +97,8 @@ public final class ExplainRecording {
     if (options.getQuery() == null) {
       return CountPipeline.settings(options);
     }
-    PerWindowCounts.Settings settings =
-        SqlPipeline.settings(PipelineOptionsFactory.fromArgs(args).as(SqlPipeline.Options.class))
-            .asCounts();
-    if (settings.windowing().kind().merges()) {
-      throw new ConfigurationException(
-          "--query: explain explains tumbling, sliding and cumulating windows, not sessions yet");
-    }
-    return settings;
+    return SqlPipeline.settings(PipelineOptionsFactory.fromArgs(args).as(SqlPipeline.Options.class))
+        .asCounts();
   }
 
   /** The records to explain, and what the explanation says about them first. */

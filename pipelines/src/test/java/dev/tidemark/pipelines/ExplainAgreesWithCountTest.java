@@ -91,9 +91,12 @@ class ExplainAgreesWithCountTest {
   /**
    * Sliding and cumulating windows, each record judged window by window: a record that missed its
    * older windows is counted in its newer ones and is one late line, naming the latest it missed.
+   * Sessions, as the replay's session step makes, merges and closes them: records late within the
+   * lateness join and merge closed sessions.
    */
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"--windowSlide=500ms", "--windowStep=500ms"})
+  @ValueSource(
+      strings = {"--windowSize=2s --windowSlide=500ms", "--windowSize=2s --windowStep=500ms"})
   void slidingAndCumulatingWindowsWithLateData(String windows) throws Exception {
     List<String> lines = new ArrayList<>();
     GeneratedLines.records(3000)
@@ -105,12 +108,13 @@ class ExplainAgreesWithCountTest {
         .open()
         .forEachRemaining(lines::add);
     Path input = write("overlapping" + windows.length() + ".csv", lines);
+    String[] windowOptions = windows.split(" ");
     ReplayTimeline timeline =
         agree(
             "DirectRunner",
             "--source=file:" + input,
-            "--windowSize=2s",
-            windows,
+            windowOptions[0],
+            windowOptions[1],
             "--maxOutOfOrderness=1000ms",
             "--allowedLateness=500ms");
     assertThat(timeline.late().size(), greaterThan(20));
@@ -118,6 +122,37 @@ class ExplainAgreesWithCountTest {
         "panes late within the lateness",
         timeline.panes().stream().filter(pane -> pane.index() > 0).count(),
         greaterThan(20L));
+  }
+
+  /**
+   * Sessions, as the replay's session step makes them: records late within the lateness join closed
+   * sessions and merge them, and the text says which.
+   */
+  @Test
+  void sessionsMergeAndCloseAsCountMakesThem() throws Exception {
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(3000)
+        .withKeys(40)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(0.03)
+        .withBadFraction(0.01)
+        .withSeed(41)
+        .open()
+        .forEachRemaining(lines::add);
+    Path input = write("sessions.csv", lines);
+    ReplayTimeline timeline =
+        agree(
+            "DirectRunner",
+            "--source=file:" + input,
+            "--sessionGap=300ms",
+            "--maxOutOfOrderness=1000ms",
+            "--allowedLateness=1s");
+    assertThat(timeline.late().size(), greaterThan(10));
+    assertThat("sessions merged by a record", timeline.merges().size(), greaterThan(5));
+    assertThat(
+        "panes late within the lateness",
+        timeline.panes().stream().filter(pane -> pane.index() > 0).count(),
+        greaterThan(5L));
   }
 
   @Test

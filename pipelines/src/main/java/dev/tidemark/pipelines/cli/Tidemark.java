@@ -218,8 +218,6 @@ public final class Tidemark {
         "reads a Kafka topic from its earliest offsets; --from and --to select a time range");
     ignores.put("webUi", "runs no job");
     ignores.put("detached", "runs no job");
-    ignores.put(
-        "sessionGap", "explains tumbling, sliding and cumulating windows, not sessions yet");
     // --parallelism is used: explain warns when more readers than partitions would idle for good.
     ignores.putAll(runnerOptions("runs no job", Set.of("parallelism")));
     return ignores;

@@ -7,6 +7,7 @@ import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
 import dev.tidemark.transforms.replay.ReplayTimeline.PartitionLine;
+import dev.tidemark.transforms.replay.ReplayTimeline.SessionMerge;
 import dev.tidemark.transforms.replay.ReplayTimeline.Step;
 import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
 import dev.tidemark.transforms.watermark.DurationText;
@@ -17,6 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 
@@ -83,6 +86,7 @@ public final class TimelineText {
     about.forEach(out::println);
     out.println();
     windows(timeline, out);
+    merges(timeline, out);
     partitions(timeline, out);
     late(timeline, out);
     deadLetters(timeline, out);
@@ -91,12 +95,21 @@ public final class TimelineText {
   }
 
   private static void windows(ReplayTimeline timeline, PrintStream out) {
-    Map<Instant, List<Pane>> panesByWindow = new LinkedHashMap<>();
-    for (Pane pane : timeline.panes()) {
-      panesByWindow.computeIfAbsent(pane.windowEnd(), end -> new ArrayList<>()).add(pane);
-    }
     List<WindowClose> windows = timeline.windows();
-    out.println("windows, in the order they close (" + windows.size() + "):");
+    boolean sessions = !windows.isEmpty() && windows.get(0).sessionKey() != null;
+    // A window's panes, by its end; a session's, by its key and end.
+    Map<String, List<Pane>> panesByWindow = new LinkedHashMap<>();
+    for (Pane pane : timeline.panes()) {
+      panesByWindow
+          .computeIfAbsent(
+              windowName(sessions ? pane.key() : null, pane.windowEnd()), name -> new ArrayList<>())
+          .add(pane);
+    }
+    out.println(
+        (sessions ? "sessions" : "windows")
+            + ", in the order they close ("
+            + windows.size()
+            + "):");
     for (int i = 0; i < windows.size(); i++) {
       if (windows.size() > MAX_WINDOWS_SHOWN
           && i == MAX_WINDOWS_SHOWN / 2
@@ -108,7 +121,9 @@ public final class TimelineText {
       }
       WindowClose window = windows.get(i);
       out.println(
-          "  ["
+          "  "
+              + (sessions ? window.sessionKey() + " " : "")
+              + "["
               + window.start()
               + ", "
               + window.end()
@@ -131,7 +146,8 @@ public final class TimelineText {
                           + ", which moved the watermark to "
                           + window.watermarkAfter()));
       StringBuilder panes = new StringBuilder("      ");
-      for (Pane pane : panesByWindow.getOrDefault(window.end(), List.of())) {
+      for (Pane pane :
+          panesByWindow.getOrDefault(windowName(window.sessionKey(), window.end()), List.of())) {
         panes
             .append(pane.key())
             .append(": ")
@@ -143,6 +159,41 @@ public final class TimelineText {
       out.println(panes.toString().stripTrailing());
     }
     out.println();
+  }
+
+  private static String windowName(@Nullable String sessionKey, Instant end) {
+    return sessionKey == null ? end.toString() : sessionKey + "@" + end;
+  }
+
+  /**
+   * For sessions: each record that merged sessions of its key, with the sessions it merged and the
+   * one they became.
+   */
+  private static void merges(ReplayTimeline timeline, PrintStream out) {
+    if (timeline.merges().isEmpty()) {
+      return;
+    }
+    out.println("sessions merged by a record (" + timeline.merges().size() + "):");
+    for (SessionMerge merge : timeline.merges()) {
+      StringBuilder merged = new StringBuilder();
+      for (IntervalWindow session : merge.merged()) {
+        merged.append(merged.length() == 0 ? "" : " and ").append(bounds(session));
+      }
+      out.println(
+          "  "
+              + timeline.nameOf(merge.line())
+              + "  "
+              + merge.key()
+              + ": "
+              + merged
+              + " into "
+              + bounds(merge.into()));
+    }
+    out.println();
+  }
+
+  private static String bounds(IntervalWindow window) {
+    return "[" + window.start() + ", " + window.end() + ")";
   }
 
   /** For a partitioned recording: each partition, and when one held the watermark back. */
@@ -254,12 +305,12 @@ public final class TimelineText {
             + " panes in "
             + timeline.windows().size()
             + " windows";
-    if (windowing.isTumbling()) {
+    if (windowing.isTumbling() || windowing.kind().merges()) {
       out.println(lines + counted + " counted in final panes + " + rest);
       return;
     }
-    // A record is in several windows: the final panes count (record, window) pairs, and a record
-    // late for its older windows is late once, and counted in its newer ones.
+    // A record is in several sliding or cumulating windows: the final panes count (record, window)
+    // pairs, and a record late for its older windows is late once, and counted in its newer ones.
     out.println(
         lines
             + (timeline.count(Kind.ON_TIME) + timeline.count(Kind.LATE_WITHIN_LATENESS))

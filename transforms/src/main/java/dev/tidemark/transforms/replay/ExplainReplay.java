@@ -19,6 +19,7 @@ import dev.tidemark.transforms.windowing.Arrival;
 import dev.tidemark.transforms.windowing.CountAndSumFn;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.PaneEngine;
+import dev.tidemark.transforms.windowing.WindowKind;
 import dev.tidemark.transforms.windowing.WindowState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,7 +51,7 @@ import org.joda.time.Instant;
  * them: a record is counted in the windows it is on time for, and is one late line, naming the
  * latest window it missed, when it missed any. The walk keeps a pane state per key and window,
  * where the replay keeps one per slice: a recording an explanation prints is small enough for that.
- * Sessions are not explained yet.
+ * Sessions are walked by {@link ExplainSessions}, with the rules of the replay's session step.
  *
  * <p>A window closes when the watermark reaches its end: the watermark a line meets is the one left
  * by the lines before it, so a window that the line at position n finds closed was closed by line n
@@ -83,6 +84,9 @@ final class ExplainReplay {
   /** The replay's pane rules, counting each window's lines. */
   private final PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine;
 
+  /** For session windows, the keys' sessions; null for windows that do not merge. */
+  private final @Nullable ExplainSessions sessions;
+
   /** Each key's windows, by their ends: cumulating windows share starts. */
   private final Map<String, Map<Instant, WindowState<Long, KV<Long, Long>>>> keyWindows =
       new TreeMap<>();
@@ -100,12 +104,6 @@ final class ExplainReplay {
 
   private ExplainReplay(Replay replay, EventTimeWindowing windowing, Instant now) {
     this.replay = replay;
-    if (windowing.kind().merges()) {
-      throw new IllegalArgumentException(
-          "explain takes tumbling, sliding and cumulating windows; it was given "
-              + windowing.kind()
-              + " windows");
-    }
     this.windowing = windowing;
     this.now = now;
     this.parser = replay.parser();
@@ -120,8 +118,10 @@ final class ExplainReplay {
                 origins
                     .partitions()
                     .forEach(p -> partitions.put(p, new PartitionTrack(p, MAX_POINTS))));
-    this.engine =
-        PaneEngine.replay(windowing, CountAndSumFn.<Long>summing(line -> 0L), Long::compare);
+    CountAndSumFn<Long> counting = CountAndSumFn.summing(line -> 0L);
+    this.engine = PaneEngine.replay(windowing, counting, Long::compare);
+    this.sessions =
+        windowing.kind().merges() ? new ExplainSessions(windowing, counting, engine) : null;
     points.put(Kind.ON_TIME, PointSample.evenly(MAX_POINTS));
     points.put(Kind.LATE_WITHIN_LATENESS, PointSample.evenly(MAX_PLOTTED_LATE));
     points.put(Kind.LATE, PointSample.first(MAX_PLOTTED_LATE));
@@ -165,7 +165,8 @@ final class ExplainReplay {
     return new ReplayTimeline(
         lines,
         closed,
-        panes(),
+        sessions == null ? List.of() : sessions.merges(),
+        sessions == null ? panes() : sortedPanes(sessions.panes()),
         late,
         deadLetters,
         plotted,
@@ -215,25 +216,12 @@ final class ExplainReplay {
     }
     String partition = source.partitionOf(line.position(), line.text());
     observe(line.position(), partition, event.eventTime());
-    // Every window that holds the record, the earliest end first; one when windows tumble.
-    List<IntervalWindow> windows =
-        windowing.kind().windowsOfSlice(windowing.kind().sliceOf(event.eventTime()).start());
-    outOfPlace.record(line.position(), partition, event.eventTime(), windows.get(0));
-    @Nullable IntervalWindow latestMissed = null;
-    boolean lateWithinLateness = false;
-    for (IntervalWindow window : windows) {
-      switch (Arrival.of(windowing, window, watermark)) {
-        case EXPIRED -> latestMissed = window;
-        case LATE_WITHIN_LATENESS -> {
-          lateWithinLateness = true;
-          engine.addLateWithinLateness(keyWindow(event.key().text(), window), line.position());
-        }
-        case ON_TIME -> {
-          engine.addOnTime(keyWindow(event.key().text(), window), line.position());
-          openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
-        }
-      }
-    }
+    outOfPlace.record(line.position(), partition, event.eventTime(), firstWindowOf(event));
+    ExplainSessions.Judged judged =
+        sessions != null
+            ? sessions.add(line.position(), event.key().text(), event.eventTime(), watermark)
+            : judgeInEachWindow(event, line.position(), watermark);
+    @Nullable IntervalWindow latestMissed = judged.missed();
     // A record that missed some of its windows is in the late output once, with the latest.
     if (latestMissed != null && late.size() < MAX_LISTED) {
       late.add(
@@ -249,7 +237,7 @@ final class ExplainReplay {
     Kind kind =
         latestMissed != null
             ? Kind.LATE
-            : lateWithinLateness ? Kind.LATE_WITHIN_LATENESS : Kind.ON_TIME;
+            : judged.lateWithinLateness() ? Kind.LATE_WITHIN_LATENESS : Kind.ON_TIME;
     points
         .get(kind)
         .offer(
@@ -260,6 +248,41 @@ final class ExplainReplay {
                 kind,
                 event.key().text(),
                 partition));
+  }
+
+  /** The record's earliest window: the one it opens, for sessions. */
+  private IntervalWindow firstWindowOf(Event event) {
+    Instant time = event.eventTime();
+    return sessions != null
+        ? new IntervalWindow(time, time.plus(windowing.size()))
+        : windowing
+            .kind()
+            .windowEndingAt(
+                windowing.kind().firstWindowEndOfSlice(windowing.kind().sliceOf(time).start()));
+  }
+
+  /**
+   * Judges the record at {@code line} in every window that holds it (one when windows tumble):
+   * counted in those it is on time or late within the lateness for; late for the latest it missed.
+   */
+  private ExplainSessions.Judged judgeInEachWindow(Event event, long line, Instant watermark) {
+    WindowKind kind = windowing.kind();
+    @Nullable IntervalWindow latestMissed = null;
+    boolean lateWithinLateness = false;
+    for (IntervalWindow window : kind.windowsOfSlice(kind.sliceOf(event.eventTime()).start())) {
+      switch (Arrival.of(windowing, window, watermark)) {
+        case EXPIRED -> latestMissed = window;
+        case LATE_WITHIN_LATENESS -> {
+          lateWithinLateness = true;
+          engine.addLateWithinLateness(keyWindow(event.key().text(), window), line);
+        }
+        case ON_TIME -> {
+          engine.addOnTime(keyWindow(event.key().text(), window), line);
+          openWindows.computeIfAbsent(window.end(), end -> new OpenClose(window)).onTime++;
+        }
+      }
+    }
+    return new ExplainSessions.Judged(latestMissed, lateWithinLateness);
   }
 
   /**
@@ -337,6 +360,10 @@ final class ExplainReplay {
    * idle rule or not.
    */
   private void closeUpTo(Instant watermark, long afterLine, boolean byIdleRule) {
+    if (sessions != null) {
+      sessions.closeThrough(watermark, afterLine, byIdleRule, closed);
+      return;
+    }
     while (!openWindows.isEmpty() && !openWindows.firstKey().isAfter(watermark)) {
       OpenClose open = openWindows.pollFirstEntry().getValue();
       closed.add(
@@ -346,7 +373,8 @@ final class ExplainReplay {
               afterLine,
               byIdleRule,
               watermark,
-              open.onTime));
+              open.onTime,
+              null));
     }
   }
 
@@ -377,8 +405,13 @@ final class ExplainReplay {
                             decided.value().getKey()));
                   }
                 }));
-    panes.sort(Comparator.comparing(Pane::windowEnd).thenComparing(Pane::key));
-    return panes;
+    return sortedPanes(panes);
+  }
+
+  private static List<Pane> sortedPanes(List<Pane> panes) {
+    List<Pane> sorted = new ArrayList<>(panes);
+    sorted.sort(Comparator.comparing(Pane::windowEnd).thenComparing(Pane::key));
+    return sorted;
   }
 
   private static @Nullable Instant eventTimeOrNull(ArrivedLine line) {

@@ -3,6 +3,7 @@ package dev.tidemark.transforms.replay;
 import dev.tidemark.transforms.io.LineOrigins;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
@@ -14,7 +15,9 @@ import org.joda.time.Instant;
  * because both apply the same source, parser and {@link Arrival} rule.
  *
  * @param lines how many lines the recording has
- * @param windows every window that received a record, in order of its end
+ * @param windows every window that received a record, in order of its end; for sessions, every
+ *     key's sessions, in the order they closed
+ * @param merges for sessions, each record that merged two or more of its key's sessions
  * @param panes every pane of every (key, window), as the pipeline emits them
  * @param late the records whose window had expired at the watermark they met
  * @param deadLetters the lines that could not be used, with the reason
@@ -32,6 +35,7 @@ import org.joda.time.Instant;
 public record ReplayTimeline(
     long lines,
     List<WindowClose> windows,
+    List<SessionMerge> merges,
     List<Pane> panes,
     List<LateLine> late,
     List<DeadLine> deadLetters,
@@ -77,7 +81,8 @@ public record ReplayTimeline(
    * When a window closed: after which line, or {@link #AT_THE_END}; whether that line's event time
    * moved the watermark to its end or beyond, or the idle rule did, as the clock passed before the
    * next line arrived ({@code byIdleRule}, only for a recording that knows its arrival times); and
-   * how many records it had on time, over all keys.
+   * how many records it had on time, over all keys; a session is one key's, named by {@code
+   * sessionKey} (null for other windows).
    */
   public record WindowClose(
       Instant start,
@@ -85,7 +90,15 @@ public record ReplayTimeline(
       long closedAfterLine,
       boolean byIdleRule,
       Instant watermarkAfter,
-      long onTime) {}
+      long onTime,
+      @Nullable String sessionKey) {}
+
+  /**
+   * The record at {@code line} joined {@code merged}, two or more sessions of {@code key}, into the
+   * session {@code into}.
+   */
+  public record SessionMerge(
+      long line, String key, List<IntervalWindow> merged, IntervalWindow into) {}
 
   /** One pane of a key's window, with the number of records it counts. */
   public record Pane(
