@@ -7,7 +7,6 @@ import dev.tidemark.pipelines.explain.TimelineReport;
 import dev.tidemark.pipelines.explain.TimelineText;
 import dev.tidemark.pipelines.explain.WarningText;
 import dev.tidemark.pipelines.io.KafkaSource;
-import dev.tidemark.pipelines.io.PaneRules;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import java.io.IOException;
@@ -174,7 +173,7 @@ public final class ExplainRecording {
    * ExplainAgreesWithCountTest}). The settings are made only then: for {@code sql} they plan the
    * query, which takes a second.
    *
-   * @throws ConfigurationException if the source is live, or its windows do not tumble
+   * @throws ConfigurationException if the source is live
    */
   static void writeReportIfAsked(
       SourceOptions options, Supplier<PerWindowCounts.Settings> settingsOfTheRun) {
@@ -187,11 +186,6 @@ public final class ExplainRecording {
           "--report: only for a recording (file:PATH, sample: or generator:); '"
               + options.getSource()
               + "' is live");
-    }
-    if (!settings.windowing().isTumbling()) {
-      throw new ConfigurationException(
-          "--report: the report draws tumbling windows only; these are "
-              + PaneRules.windowOptions(settings.windowing().kind()));
     }
     ReplayTimeline timeline = timeline(settings, options.getSource());
     writeReport(

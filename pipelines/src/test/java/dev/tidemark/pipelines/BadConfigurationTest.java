@@ -57,7 +57,6 @@ class BadConfigurationTest {
         "sessions that slide | count --sessionGap=30s --windowSlide=1s | tidemark: --sessionGap and --windowSlide contradict each other: sessions have no slide or step; give one",
         "a zero session gap | metrics --sessionGap=0s | tidemark: --sessionGap: 0 is not allowed; use e.g. 10s",
         "the join's windows tumble | join --windowSlide=1s | tidemark: --windowSlide is not an option of join; did you mean --windowSize?",
-        "the report's windows tumble | count --windowSize=10s --windowStep=5s --report=/tmp/tidemark-report.html | tidemark: --report: the report draws tumbling windows only; these are --windowSize=10s --windowStep=5s",
         "negative ISO duration | count --allowedLateness=PT-5S | tidemark: --allowedLateness: 'PT-5S' is not a duration; use e.g. 5s, 500ms, 1m or PT5S",
         "zero idle timeout | count --idleTimeout=0s | tidemark: --idleTimeout: 0 is not allowed; use e.g. 10s",
         "zero idle flush | count --idleFlush=0s | tidemark: --idleFlush: 0 is not allowed; use e.g. 10s",

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
 import static org.hamcrest.Matchers.stringContainsInOrder;
 
 import dev.tidemark.transforms.io.GeneratedLines;
@@ -12,6 +13,7 @@ import dev.tidemark.transforms.replay.ReplayTimeline;
 import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
+import dev.tidemark.transforms.replay.ReplayTimeline.WindowClose;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -84,6 +86,69 @@ class ExplainReportInChromiumTest {
             "window band", count(screenshot, 0xe4ecf7));
     pixels.forEach((mark, count) -> assertThat(mark + " pixels", count, greaterThan(MANY)));
     assertThat("not blank", distinctColors(screenshot), greaterThan(50));
+  }
+
+  /**
+   * Sessions: each a band of its own length, and a close mark at its end; hovering over a close
+   * mark names the session's key and bounds, as {@code explain}'s timeline has them.
+   */
+  @Test
+  void chromiumDrawsSessionsAsBandsOfTheirOwnLength() throws Exception {
+    Path chromium = chromium();
+    Path input = directory.resolve("sessions.csv");
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(3000)
+        .withKeys(40)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(0.02)
+        .withSeed(5)
+        .open()
+        .forEachRemaining(lines::add);
+    Files.write(input, lines);
+    String[] args = {"--source=file:" + input, "--sessionGap=300ms", "--maxOutOfOrderness=1000ms"};
+    ReplayTimeline timeline =
+        ExplainRecording.timeline(
+            PipelineOptionsFactory.fromArgs(args).as(ExplainRecording.Options.class));
+    WindowClose session =
+        timeline.windows().stream()
+            .filter(w -> w.closedAfterLine() > 1000 && w.closedAfterLine() < 2000)
+            .findFirst()
+            .get();
+    Path report = directory.resolve("sessions.html");
+    CommandLine explain =
+        CommandLine.run("explain", args[0], args[1], args[2], "--report=" + report);
+    assertThat(explain.err, explain.exitCode, equalTo(0));
+
+    BufferedImage screenshot = screenshot(chromium, report);
+    assertThat("session bands", count(screenshot, 0xe4ecf7), greaterThan(MANY));
+    assertThat("sessions closed", count(screenshot, 0x1f3b73), greaterThan(MANY));
+    Path probe = directory.resolve("sessions-probe.html");
+    Files.writeString(
+        probe,
+        Files.readString(report, StandardCharsets.UTF_8)
+            .replace(
+                "</body>",
+                "<pre id=\"session\"></pre><script>"
+                    + "document.getElementById('session').textContent = tidemarkReport.titleNear("
+                    + session.closedAfterLine()
+                    + ", "
+                    + session.end().getMillis()
+                    + ");</script></body>"),
+        StandardCharsets.UTF_8);
+    String dom = dumpDom(chromium, probe.toUri() + "#lines=1000-2000");
+    assertThat(
+        element(dom, "session"),
+        startsWith(
+            "session of "
+                + session.sessionKey()
+                + " ["
+                + session.start()
+                + ", "
+                + session.end()
+                + "): "
+                + session.onTime()
+                + " on time, closed after line "
+                + session.closedAfterLine()));
   }
 
   /**

@@ -80,6 +80,9 @@ final class ReportData {
       json.writeNumberField("lines", timeline.lines());
       json.writeNumberField("base", base);
       json.writeNumberField("windowSize", windowing.size().getMillis());
+      // A point's window is named only when it has one: its tumbling window.
+      json.writeBooleanField("tumbling", windowing.isTumbling());
+      json.writeBooleanField("sessions", windowing.kind().merges());
       json.writeNumberField("lateness", windowing.allowedLateness().getMillis());
       json.writeBooleanField("partitioned", timeline.isPartitioned());
       json.writeBooleanField("snapshot", timeline.origins() != null);
@@ -150,6 +153,14 @@ final class ReportData {
     List<WindowClose> windows = timeline.windows();
     json.writeObjectFieldStart("windows");
     timeDeltas(json, "start", windows, WindowClose::start);
+    timeDeltas(json, "end", windows, WindowClose::end);
+    numbers(
+        json,
+        "key",
+        windows,
+        window -> window.sessionKey() == null ? -1 : index(keys, window.sessionKey()));
+    nullableDeltas(
+        json, "first", windows, window -> window.firstLine() < 0 ? null : window.firstLine());
     nullableDeltas(
         json,
         "closed",
@@ -184,20 +195,32 @@ final class ReportData {
    * the number of panes of its window and key before it in this order, which the script counts.
    */
   private void panes(JsonGenerator json) throws IOException {
-    Map<Instant, Integer> windowIndex = new HashMap<>();
+    // A window by its end (cumulating windows share starts); a session by its key and end.
+    Map<String, Integer> windowIndex = new HashMap<>();
     for (WindowClose window : timeline.windows()) {
-      windowIndex.put(window.start(), windowIndex.size());
+      windowIndex.put(windowName(window.sessionKey(), window.end()), windowIndex.size());
     }
+    boolean sessions = windowing.kind().merges();
     List<Pane> panes = timeline.panes();
     List<Pane> shown = panes.subList(0, Math.min(maxPanes, panes.size()));
     json.writeNumberField("panesLeftOut", panes.size() - shown.size());
     json.writeObjectFieldStart("panes");
-    lineDeltas(json, "window", shown, pane -> windowIndex.getOrDefault(pane.windowStart(), -1));
+    lineDeltas(
+        json,
+        "window",
+        shown,
+        pane ->
+            windowIndex.getOrDefault(
+                windowName(sessions ? pane.key() : null, pane.windowEnd()), -1));
     numbers(json, "key", shown, pane -> index(keys, pane.key()));
     // Beam's PaneInfo.Timing by ordinal (EARLY, ON_TIME, LATE, UNKNOWN), times 2, plus 1 if final.
     numbers(json, "timing", shown, pane -> pane.timing().ordinal() * 2L + (pane.isFinal() ? 1 : 0));
     numbers(json, "count", shown, Pane::count);
     json.writeEndObject();
+  }
+
+  private static String windowName(@Nullable String sessionKey, Instant end) {
+    return sessionKey == null ? end.toString() : sessionKey + "@" + end;
   }
 
   /** How many records of each kind there were, and how many of them are plotted. */

@@ -32,7 +32,7 @@ import org.joda.time.Instant;
 public final class TimelineText {
 
   /** The windows, as a person reads them: "windows of 10s", "windows of 1m every 1s". */
-  private static String windowsOf(EventTimeWindowing windowing) {
+  static String windowsOf(EventTimeWindowing windowing) {
     WindowKind kind = windowing.kind();
     String size = DurationText.asOption(kind.size());
     String slide = DurationText.asOption(kind.slide());

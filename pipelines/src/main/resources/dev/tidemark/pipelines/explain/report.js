@@ -84,8 +84,9 @@
     var closed = undelta(columns.closed).map(function (line) {
       return line === null ? -1 : line;
     });
-    return { start: undelta(columns.start), closed: closed, idle: columns.idle,
-      w: undelta(columns.w), onTime: columns.onTime };
+    return { start: undelta(columns.start), end: undelta(columns.end), key: columns.key,
+      first: undelta(columns.first), closed: closed, idle: columns.idle, w: undelta(columns.w),
+      onTime: columns.onTime };
   }
 
   // Each pane's window, timing, finality and index: the panes of its window and key before it.
@@ -198,20 +199,36 @@
     paneTable();
   }
 
-  // Every other window as a shaded band of its event times, when a window is 2 px or taller.
+  // Every other tumbling window as a shaded band of its event times, when a window is 2 px or
+  // taller; of sliding and cumulating windows, every other one of those that tile the time (a
+  // whole size long, ending at a multiple of it); each session as a band of its own length, for
+  // the lines from its first record to its close.
   function bands() {
     var pixels = data.windowSize / (view.y1 - view.y0) * (mainBottom - mainTop);
-    if (pixels < 2) {
+    if (pixels < 2 && !data.sessions) {
       return;
     }
     context.fillStyle = COLORS.band;
     for (var i = 0; i < windows.start.length; i++) {
       var start = windows.start[i];
-      if (start === null || i % 2 === 1 || start > view.y1 || start + data.windowSize < view.y0) {
+      var end = windows.end[i];
+      if (start === null || end === null || start > view.y1 || end < view.y0) {
         continue;
       }
-      var top = py(start + data.windowSize);
-      context.fillRect(LEFT, top, width - LEFT - RIGHT, py(start) - top);
+      var top = py(end);
+      var height = Math.max(1, py(start) - top);
+      if (data.sessions) {
+        // From the line of the session's first record to the line after which it closed.
+        var left = px(windows.first[i]);
+        context.fillRect(left, top, Math.max(1, px(closedAfter(i)) - left), height);
+        continue;
+      }
+      // Windows are aligned to the epoch: those that end at a whole number of sizes tile.
+      var absoluteEnd = data.base + end;
+      var tiles = absoluteEnd % data.windowSize === 0 && end - start === data.windowSize;
+      if (tiles && Math.floor(absoluteEnd / data.windowSize) % 2 === 0) {
+        context.fillRect(LEFT, top, width - LEFT - RIGHT, height);
+      }
     }
   }
 
@@ -323,8 +340,8 @@
   function closes() {
     var shown = [];
     for (var i = 0; i < windows.start.length; i++) {
-      var end = windows.start[i] + data.windowSize;
-      if (windows.start[i] !== null && inX(closedAfter(i)) && end >= view.y0 && end <= view.y1) {
+      var end = windows.end[i];
+      if (end !== null && inX(closedAfter(i)) && end >= view.y0 && end <= view.y1) {
         shown.push(i);
       }
     }
@@ -333,7 +350,7 @@
     context.fillStyle = COLORS.closed;
     shown.forEach(function (i) {
       var x = px(closedAfter(i));
-      var y = py(windows.start[i] + data.windowSize);
+      var y = py(windows.end[i]);
       if (dense) {
         context.fillRect(x - 1, y - 2, 2, 4);
       } else {
@@ -394,6 +411,10 @@
     return new Date(data.base + millis).toISOString();
   }
 
+  function bounds(i) {
+    return '[' + iso(windows.start[i]) + ', ' + iso(windows.end[i]) + ')';
+  }
+
   function windowOf(time) {
     var start = Math.floor((data.base + time) / data.windowSize) * data.windowSize - data.base;
     return '[' + iso(start) + ', ' + iso(start + data.windowSize) + ')';
@@ -428,7 +449,9 @@
     }
     if (points.t[i] !== null) {
       text.push('event time ' + iso(points.t[i]));
-      text.push('window ' + windowOf(points.t[i]));
+      if (data.tumbling) {
+        text.push('window ' + windowOf(points.t[i]));
+      }
     }
     text.push('watermark met ' + (points.w[i] === null ? 'none yet' : iso(points.w[i])));
     var dead = data.dead[String(line)];
@@ -443,13 +466,12 @@
   }
 
   function windowTitle(i) {
-    var start = windows.start[i];
     var closed = windows.closed[i] < 0
       ? 'closed at the end of the ' + (data.snapshot ? 'snapshot' : 'recording')
       : 'closed ' + (windows.idle[i] ? 'by the idle rule ' : '') + 'after '
         + lineName(windows.closed[i]);
-    return '[' + iso(start) + ', ' + iso(start + data.windowSize) + '): '
-      + windows.onTime[i] + ' on time, ' + closed
+    return (windows.key[i] >= 0 ? 'session of ' + data.keys[windows.key[i]] + ' ' : '')
+      + bounds(i) + ': ' + windows.onTime[i] + ' on time, ' + closed
       + (windows.w[i] === null ? '' : '; watermark ' + iso(windows.w[i]));
   }
 
@@ -458,13 +480,14 @@
     var rows = [];
     var inView = 0;
     for (var i = 0; i < panes.window.length; i++) {
-      var start = windows.start[panes.window[i]];
-      if (start === null || start + data.windowSize < view.y0 || start > view.y1) {
+      var w = panes.window[i];
+      if (w < 0 || windows.start[w] === null || windows.end[w] < view.y0
+          || windows.start[w] > view.y1) {
         continue;
       }
       inView++;
       if (rows.length < MAX_ROWS) {
-        rows.push('<tr><td>' + escape(windowOf(start)) + '</td><td>'
+        rows.push('<tr><td>' + escape(bounds(w)) + '</td><td>'
           + escape(data.keys[panes.key[i]]) + '</td><td>' + TIMINGS[panes.timing[i]]
           + '</td><td>' + panes.index[i] + '</td><td>' + (panes.final[i] ? 'final' : '')
           + '</td><td>' + panes.count[i] + '</td></tr>');

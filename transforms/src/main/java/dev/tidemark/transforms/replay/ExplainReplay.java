@@ -121,7 +121,7 @@ final class ExplainReplay {
     CountAndSumFn<Long> counting = CountAndSumFn.summing(line -> 0L);
     this.engine = PaneEngine.replay(windowing, counting, Long::compare);
     this.sessions =
-        windowing.kind().merges() ? new ExplainSessions(windowing, counting, engine) : null;
+        windowing.kind().merges() ? new ExplainSessions(windowing, counting, engine, closed) : null;
     points.put(Kind.ON_TIME, PointSample.evenly(MAX_POINTS));
     points.put(Kind.LATE_WITHIN_LATENESS, PointSample.evenly(MAX_PLOTTED_LATE));
     points.put(Kind.LATE, PointSample.first(MAX_PLOTTED_LATE));
@@ -361,7 +361,7 @@ final class ExplainReplay {
    */
   private void closeUpTo(Instant watermark, long afterLine, boolean byIdleRule) {
     if (sessions != null) {
-      sessions.closeThrough(watermark, afterLine, byIdleRule, closed);
+      sessions.closeThrough(watermark, afterLine, byIdleRule);
       return;
     }
     while (!openWindows.isEmpty() && !openWindows.firstKey().isAfter(watermark)) {
@@ -374,7 +374,8 @@ final class ExplainReplay {
               byIdleRule,
               watermark,
               open.onTime,
-              null));
+              null,
+              -1));
     }
   }
 

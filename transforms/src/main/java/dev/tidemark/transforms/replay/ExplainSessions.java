@@ -43,6 +43,10 @@ final class ExplainSessions {
     final InMemoryKeyState<Instant, WindowState<Long, KV<Long, Long>>> state =
         new InMemoryKeyState<>();
     final Map<String, Instant> deadlines = new HashMap<>();
+
+    /** Each session's first line, by its start. */
+    final Map<Instant, Long> firstLines = new HashMap<>();
+
     @Nullable Instant progress;
 
     Key(String name) {
@@ -79,14 +83,18 @@ final class ExplainSessions {
               .thenComparing(Deadline::tag));
   private final List<Pane> panes = new ArrayList<>();
   private final List<SessionMerge> merges = new ArrayList<>();
+  private final List<WindowClose> closed;
 
+  /** The sessions of {@code windowing}, each added to {@code closed} when it closes. */
   ExplainSessions(
       EventTimeWindowing windowing,
       CombineFn<Long, KV<Long, Long>, KV<Long, Long>> aggregate,
-      PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine) {
+      PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine,
+      List<WindowClose> closed) {
     this.windowing = windowing;
     this.aggregate = aggregate;
     this.engine = engine;
+    this.closed = closed;
   }
 
   /** Applies the record at {@code line} of {@code key}, which met {@code watermark}. */
@@ -102,12 +110,19 @@ final class ExplainSessions {
     WindowState<Long, KV<Long, Long>> joined = sessionHolding(sessions, eventTime);
     Map<Instant, Instant> after = bounds(sessions);
     List<IntervalWindow> mergedAway = new ArrayList<>();
-    before.forEach(
-        (start, end) -> {
-          if (!end.equals(after.get(start))) {
-            mergedAway.add(new IntervalWindow(start, end));
-          }
-        });
+    long firstLine = line;
+    for (Map.Entry<Instant, Instant> session : before.entrySet()) {
+      if (!session.getValue().equals(after.get(session.getKey()))) {
+        mergedAway.add(new IntervalWindow(session.getKey(), session.getValue()));
+        firstLine = Math.min(firstLine, sessions.firstLines.remove(session.getKey()));
+      }
+    }
+    sessions.firstLines.merge(joined.windowStart(), firstLine, Math::min);
+    boolean bornClosed = !before.containsKey(joined.windowStart()) || !mergedAway.isEmpty();
+    if (bornClosed && !watermark.isBefore(joined.windowEnd())) {
+      // Merged from closed sessions by a record late within the lateness: closed from the start.
+      closed.add(close(sessions, joined, line, false, watermark));
+    }
     // A session the record only made longer took in no other: that is no merge.
     if (mergedAway.size() > 1) {
       mergedAway.sort(Comparator.comparing(IntervalWindow::start));
@@ -120,10 +135,9 @@ final class ExplainSessions {
 
   /**
    * Fires every deadline at or before {@code watermark}, in the order of their instants; each
-   * session that closes is added to {@code closed}, after line {@code afterLine}.
+   * session that closes is added to the closed windows, after line {@code afterLine}.
    */
-  void closeThrough(
-      Instant watermark, long afterLine, boolean byIdleRule, List<WindowClose> closed) {
+  void closeThrough(Instant watermark, long afterLine, boolean byIdleRule) {
     while (!due.isEmpty() && !due.peek().at().isAfter(watermark)) {
       Deadline deadline = due.poll();
       Key sessions = keys.get(deadline.key());
@@ -134,15 +148,7 @@ final class ExplainSessions {
       Instant start = KeyedPaneState.windowStartOf(deadline.tag());
       @Nullable WindowState<Long, KV<Long, Long>> session = sessions.state.contents().get(start);
       if (session != null && deadline.at().equals(session.windowEnd())) {
-        closed.add(
-            new WindowClose(
-                start,
-                session.windowEnd(),
-                afterLine,
-                byIdleRule,
-                watermark,
-                session.records(),
-                deadline.key()));
+        closed.add(close(sessions, session, afterLine, byIdleRule, watermark));
       }
       KeySessions<Long, KV<Long, Long>, KV<Long, Long>> rules = sessions.rules();
       rules.onDeadline(start, deadline.at());
@@ -158,6 +164,23 @@ final class ExplainSessions {
   /** Every merge of two or more sessions, in the order of the lines that made them. */
   List<SessionMerge> merges() {
     return merges;
+  }
+
+  private static WindowClose close(
+      Key sessions,
+      WindowState<Long, KV<Long, Long>> session,
+      long afterLine,
+      boolean byIdleRule,
+      Instant watermark) {
+    return new WindowClose(
+        session.windowStart(),
+        session.windowEnd(),
+        afterLine,
+        byIdleRule,
+        watermark,
+        session.records(),
+        sessions.name,
+        sessions.firstLines.getOrDefault(session.windowStart(), afterLine));
   }
 
   private static Map<Instant, Instant> bounds(Key sessions) {

@@ -81,8 +81,10 @@ public record ReplayTimeline(
    * When a window closed: after which line, or {@link #AT_THE_END}; whether that line's event time
    * moved the watermark to its end or beyond, or the idle rule did, as the clock passed before the
    * next line arrived ({@code byIdleRule}, only for a recording that knows its arrival times); and
-   * how many records it had on time, over all keys; a session is one key's, named by {@code
-   * sessionKey} (null for other windows).
+   * how many records it had on time, over all keys. A session is one key's, named by {@code
+   * sessionKey}, and began with the record at {@code firstLine}; other windows have neither (null,
+   * and -1). A session that a late record merged from closed ones is born closed, after that
+   * record's line.
    */
   public record WindowClose(
       Instant start,
@@ -91,7 +93,8 @@ public record ReplayTimeline(
       boolean byIdleRule,
       Instant watermarkAfter,
       long onTime,
-      @Nullable String sessionKey) {}
+      @Nullable String sessionKey,
+      long firstLine) {}
 
   /**
    * The record at {@code line} joined {@code merged}, two or more sessions of {@code key}, into the
