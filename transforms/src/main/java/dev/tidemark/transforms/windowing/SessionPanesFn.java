@@ -41,7 +41,7 @@ final class SessionPanesFn<K, V, AccumT, OutputT, PaneT, ExpiredT>
   @StateId(SESSIONS)
   private final StateSpec<MapState<Instant, WindowState<V, AccumT>>> sessionsSpec;
 
-  /** The key's latest decided watermark, and the end of its latest session that expired. */
+  /** The key's latest decided watermark. */
   @StateId(PROGRESS)
   private final StateSpec<ValueState<Instant>> progressSpec = StateSpecs.value(InstantCoder.of());
 
