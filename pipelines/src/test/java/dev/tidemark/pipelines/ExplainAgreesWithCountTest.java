@@ -64,16 +64,7 @@ class ExplainAgreesWithCountTest {
 
   @Test
   void aLongReplayWithLateData() throws Exception {
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(5000)
-        .withKeys(3)
-        .withOutOfOrderness(Duration.millis(1500))
-        .withLateFraction(0.02)
-        .withBadFraction(0.01)
-        .withSeed(31)
-        .open()
-        .forEachRemaining(lines::add);
-    Path input = write("long.csv", lines);
+    Path input = write("long.csv", generated(5000, 3, 0.02, 31));
     ReplayTimeline timeline =
         agree(
             "DirectRunner",
@@ -98,16 +89,7 @@ class ExplainAgreesWithCountTest {
   @ValueSource(
       strings = {"--windowSize=2s --windowSlide=500ms", "--windowSize=2s --windowStep=500ms"})
   void slidingAndCumulatingWindowsWithLateData(String windows) throws Exception {
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(3000)
-        .withKeys(3)
-        .withOutOfOrderness(Duration.millis(1500))
-        .withLateFraction(0.02)
-        .withBadFraction(0.01)
-        .withSeed(37)
-        .open()
-        .forEachRemaining(lines::add);
-    Path input = write("overlapping" + windows.length() + ".csv", lines);
+    Path input = write("overlapping" + windows.length() + ".csv", generated(3000, 3, 0.02, 37));
     String[] windowOptions = windows.split(" ");
     ReplayTimeline timeline =
         agree(
@@ -130,16 +112,7 @@ class ExplainAgreesWithCountTest {
    */
   @Test
   void sessionsMergeAndCloseAsCountMakesThem() throws Exception {
-    List<String> lines = new ArrayList<>();
-    GeneratedLines.records(3000)
-        .withKeys(40)
-        .withOutOfOrderness(Duration.millis(1500))
-        .withLateFraction(0.03)
-        .withBadFraction(0.01)
-        .withSeed(41)
-        .open()
-        .forEachRemaining(lines::add);
-    Path input = write("sessions.csv", lines);
+    Path input = write("sessions.csv", generated(3000, 40, 0.03, 41));
     ReplayTimeline timeline =
         agree(
             "DirectRunner",
@@ -332,6 +305,23 @@ class ExplainAgreesWithCountTest {
 
   private static Set<String> described(Stream<String> descriptions) {
     return descriptions.collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /**
+   * {@code records} lines of {@code keys} keys, 1.5 s out of order, {@code lateFraction} of them
+   * late and 1 % malformed.
+   */
+  private static List<String> generated(int records, int keys, double lateFraction, long seed) {
+    List<String> lines = new ArrayList<>();
+    GeneratedLines.records(records)
+        .withKeys(keys)
+        .withOutOfOrderness(Duration.millis(1500))
+        .withLateFraction(lateFraction)
+        .withBadFraction(0.01)
+        .withSeed(seed)
+        .open()
+        .forEachRemaining(lines::add);
+    return lines;
   }
 
   private Path write(String name, List<String> lines) throws IOException {

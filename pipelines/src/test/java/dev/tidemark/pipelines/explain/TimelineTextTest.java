@@ -41,15 +41,7 @@ class TimelineTextTest {
     assertThat("more late records than listed", timeline.count(Kind.LATE), greaterThan(5_000L));
     assertThat("more dead letters than listed", timeline.count(Kind.DEAD), greaterThan(5_000L));
 
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    TimelineText.write(
-        timeline,
-        WarningText.of(timeline),
-        "generated",
-        List.of(),
-        windowing,
-        new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    String text = bytes.toString(StandardCharsets.UTF_8);
+    String text = text(timeline, windowing);
 
     assertThat(
         text,
@@ -96,15 +88,7 @@ class TimelineTextTest {
             .withMaxOutOfOrderness(Duration.standardSeconds(1))
             .explain(windowing, Instant.now());
 
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    TimelineText.write(
-        timeline,
-        WarningText.of(timeline),
-        "generated",
-        List.of(),
-        windowing,
-        new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    String text = bytes.toString(StandardCharsets.UTF_8);
+    String text = text(timeline, windowing);
 
     assertThat(text, containsString("windows of 2s every 500ms"));
     Matcher summary =
@@ -120,5 +104,17 @@ class TimelineTextTest {
     // Each record counted in all its windows is in four; a partly late one in fewer.
     assertThat(pairs, greaterThan(4 * counted - 1));
     assertThat(pairs, lessThan(4 * (counted + timeline.count(Kind.LATE)) + 1));
+  }
+
+  private static String text(ReplayTimeline timeline, EventTimeWindowing windowing) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    TimelineText.write(
+        timeline,
+        WarningText.of(timeline),
+        "generated",
+        List.of(),
+        windowing,
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    return bytes.toString(StandardCharsets.UTF_8);
   }
 }

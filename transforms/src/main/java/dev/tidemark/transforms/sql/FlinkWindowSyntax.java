@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.beam.sdk.extensions.sql.impl.parser.BeamSqlParser;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.avatica.util.Casing;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.avatica.util.Quoting;
@@ -215,34 +216,14 @@ final class FlinkWindowSyntax {
   }
 
   private void sessionBoundsIn(@Nullable SqlNode node) {
-    if (node == null) {
-      return;
-    }
-    node.accept(
-        new SqlBasicVisitor<Void>() {
-          @Override
-          public Void visit(SqlCall call) {
-            if (isSessionBound(call)) {
-              windowColumn(call, "");
-              return null;
-            }
-            for (SqlNode operand : call.getOperandList()) {
-              if (operand != null) {
-                operand.accept(this);
-              }
-            }
-            return null;
+    eachCall(
+        node,
+        call -> {
+          if (isSessionBound(call)) {
+            windowColumn(call, "");
+            return false;
           }
-
-          @Override
-          public Void visit(SqlNodeList list) {
-            for (SqlNode item : list) {
-              if (item != null) {
-                item.accept(this);
-              }
-            }
-            return null;
-          }
+          return true;
         });
   }
 
@@ -314,16 +295,34 @@ final class FlinkWindowSyntax {
   /** Every {@code SELECT} of {@code parsed}, subqueries too. */
   private static List<SqlSelect> selects(SqlNode parsed) {
     List<SqlSelect> selects = new ArrayList<>();
-    parsed.accept(
+    eachCall(
+        parsed,
+        call -> {
+          if (call instanceof SqlSelect select) {
+            selects.add(select);
+          }
+          return true;
+        });
+    return selects;
+  }
+
+  /**
+   * Shows {@code visit} every call in {@code node}, outer calls first; it says whether to look
+   * inside the call it is shown.
+   */
+  private static void eachCall(@Nullable SqlNode node, Predicate<SqlCall> visit) {
+    if (node == null) {
+      return;
+    }
+    node.accept(
         new SqlBasicVisitor<Void>() {
           @Override
           public Void visit(SqlCall call) {
-            if (call instanceof SqlSelect select) {
-              selects.add(select);
-            }
-            for (SqlNode operand : call.getOperandList()) {
-              if (operand != null) {
-                operand.accept(this);
+            if (visit.test(call)) {
+              for (SqlNode operand : call.getOperandList()) {
+                if (operand != null) {
+                  operand.accept(this);
+                }
               }
             }
             return null;
@@ -339,7 +338,6 @@ final class FlinkWindowSyntax {
             return null;
           }
         });
-    return selects;
   }
 
   /**
