@@ -4,10 +4,9 @@ import java.util.List;
 
 /**
  * Which of S5's queries the file benchmark runs: the story's own, per second ({@code TUMBLE}), or a
- * minute of counts every second ({@code HOP}), where each record is in 60 windows, or sessions of 1 s
- * per index and operation ({@code SESSION}). tidemark's
- * {@code metrics} runs each with its window options, tidemark's {@code sql} and Flink SQL with the
- * same query text.
+ * minute of counts every second ({@code HOP}), where each record is in 60 windows, or sessions per
+ * index and operation with a gap of a second ({@code SESSION}). tidemark's {@code metrics} runs
+ * each with its window options, tidemark's {@code sql} and Flink SQL with the same query text.
  */
 enum Query {
   S5(
