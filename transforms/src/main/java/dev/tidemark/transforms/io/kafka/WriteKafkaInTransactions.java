@@ -49,7 +49,12 @@ import org.apache.kafka.common.serialization.Serializer;
  *       checkpointing on in {@code EXACTLY_ONCE} mode, and refuses the pipeline otherwise; it holds
  *       the records until the checkpoint that took them in completes, so they appear one checkpoint
  *       interval later than with an at-least-once sink. For a job that ends by itself, set {@code
- *       --enableStableInputDrain} so its last records are written as it ends.
+ *       --enableStableInputDrain} so its last records are written as it ends. Set {@code
+ *       --numConcurrentCheckpoints=2}: the runner keeps the records in one buffer more than the
+ *       checkpoints Flink may run at once, and with its default of one, a restored job hands this
+ *       step the records of its second checkpoint when its first completes (the case below, after
+ *       every restore). Flink runs a second checkpoint beside the first only when the first takes
+ *       longer than the interval.
  *   <li>A transactional id prefix that no other job writing to the cluster uses: a second writer
  *       with the same ids fences the first. The markers are consumer groups named {@code
  *       PREFIX-SHARD}, so a secured cluster must let the job's principal write transactions with
@@ -64,14 +69,15 @@ import org.apache.kafka.common.serialization.Serializer;
  * default): a job restored from a savepoint older than that may write the records of the
  * savepoint's last checkpoint again.
  *
- * <p>What it cannot mend: after a checkpoint that the writing step took part in but that never
- * completed, or whose completion reached the step after the next checkpoint's barrier, Beam's
- * FlinkRunner (2.70) hands the step some records before the checkpoint that numbered them has
- * completed. They are written once, as every record is. But if the job then fails before the next
- * checkpoint completes, the restored job numbers its records from the last completed checkpoint
- * again, and may give those numbers to other records than the ones written: one window's row could
- * then be missing and another's doubled. The writing step logs a warning whenever the runner hands
- * it records ahead of their turn, so a run that met this case says so.
+ * <p>What it cannot mend: after as many checkpoints in a row as {@code --numConcurrentCheckpoints}
+ * that the writing step took part in but that never completed, or whose completion reached the step
+ * after a later checkpoint's barrier (a restore counts as one), Beam's FlinkRunner (2.70) hands the
+ * step some records before the checkpoint that numbered them has completed. They are written once,
+ * as every record is. But if the job then fails before the next checkpoint completes, the restored
+ * job numbers its records from the last completed checkpoint again, and may give those numbers to
+ * other records than the ones written: one window's row could then be missing and another's
+ * doubled. The writing step logs a warning whenever the runner hands it records ahead of their
+ * turn, so a run that met this case says so.
  */
 public final class WriteKafkaInTransactions<K, V> extends PTransform<PCollection<KV<K, V>>, PDone> {
 
