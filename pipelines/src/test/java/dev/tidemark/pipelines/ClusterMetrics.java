@@ -5,7 +5,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code metrics} from a topic to a topic, submitted from the shaded jar to the test cluster. */
+/**
+ * {@code metrics}, or {@code sql} with a query, from a topic to a topic, submitted from the shaded
+ * jar to the test cluster.
+ */
 final class ClusterMetrics {
 
   private ClusterMetrics() {}
@@ -28,6 +31,25 @@ final class ClusterMetrics {
     return cluster.submit(
         directory.resolve(topic + ".log"),
         arguments(broker, directory, topic, resultsTopic, options).toArray(String[]::new));
+  }
+
+  /**
+   * Submits {@code sql} with {@code query} in place of {@code metrics}, with the same source, sinks
+   * and {@code options} as {@link #submit}.
+   */
+  static Process submitSql(
+      FlinkCluster cluster,
+      KafkaBroker broker,
+      Path directory,
+      String topic,
+      String resultsTopic,
+      String query,
+      String... options)
+      throws Exception {
+    List<String> args = arguments(broker, directory, topic, resultsTopic, options);
+    args.set(0, "sql");
+    args.add("--query=" + query);
+    return cluster.submit(directory.resolve(topic + ".log"), args.toArray(String[]::new));
   }
 
   /** The program arguments {@link #submit} gives {@code metrics}. */

@@ -7,10 +7,12 @@ import dev.tidemark.transforms.io.LineShape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +30,8 @@ final class MetricsRows {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter SECONDS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
   private MetricsRows() {}
 
@@ -58,12 +62,46 @@ final class MetricsRows {
       expected.merge(
           record.get("i").asText()
               + "|"
-              + SECONDS.format(java.time.Instant.ofEpochMilli(end))
+              + SECONDS.format(Instant.ofEpochMilli(end))
               + "|"
               + record.get("op").asText(),
           1L,
           Long::sum);
     }
+    return expected;
+  }
+
+  /**
+   * Per {@code index_name|event_time_log|op_type}, with the session's end to the millisecond as its
+   * time, the number of {@code lines}, S5 records, in each session of (i, op) with a gap of {@code
+   * gapMillis}: records a gap apart or closer are in one session, which ends a gap after its last
+   * record.
+   */
+  static Map<String, Long> expectedSessions(List<String> lines, long gapMillis) throws IOException {
+    Map<String, List<Long>> timesOfKey = new TreeMap<>();
+    for (String line : lines) {
+      JsonNode record = JSON.readTree(line);
+      timesOfKey
+          .computeIfAbsent(
+              record.get("i").asText() + "|" + record.get("op").asText(), k -> new ArrayList<>())
+          .add(record.get("t").asLong());
+    }
+    Map<String, Long> expected = new TreeMap<>();
+    timesOfKey.forEach(
+        (key, times) -> {
+          Collections.sort(times);
+          String[] parts = key.split("\\|");
+          int first = 0;
+          for (int i = 1; i <= times.size(); i++) {
+            if (i == times.size() || times.get(i) - times.get(i - 1) > gapMillis) {
+              long end = times.get(i - 1) + gapMillis;
+              expected.put(
+                  parts[0] + "|" + MILLIS.format(Instant.ofEpochMilli(end)) + "|" + parts[1],
+                  (long) (i - first));
+              first = i;
+            }
+          }
+        });
     return expected;
   }
 
