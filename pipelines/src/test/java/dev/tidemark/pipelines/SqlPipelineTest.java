@@ -239,7 +239,9 @@ class SqlPipelineTest {
             "1700000013000,web-1,500,20,0.25",
             "1700000014000,web-1,500,not-a-number,0.25",
             "1700000031000,web-2,200,1,1.0",
-            "1700000002500,web-1,200,5,7.0"));
+            "1700000002500,web-1,200,5,7.0",
+            // Late too, and filtered out: counted once, as filtered, never as late.
+            "1700000002600,web-1,health,3,1.0"));
     Path query = directory.resolve("requests.sql");
     Files.writeString(
         query,
@@ -282,6 +284,9 @@ class SqlPipelineTest {
     assertThat(run.records("late").size(), equalTo(1));
     assertThat(run.records("late").iterator().next(), containsString("1700000002500"));
     assertThat(run.records("deadLetter").size(), equalTo(1));
+    assertThat(
+        run.summary(),
+        equalTo("tidemark: 10 records in, 5 results out, 2 filtered, 1 late, 1 dead letters"));
   }
 
   /**

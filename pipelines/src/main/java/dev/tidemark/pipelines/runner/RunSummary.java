@@ -10,8 +10,9 @@ import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 
 /**
- * The one line a run prints on stderr: records in, results out, late (and, with sliding or
- * cumulating windows, how many of those missed only some of their windows), dead letters.
+ * The one line a run prints on stderr: records in, results out, filtered (when a query's {@code
+ * WHERE} filtered some out), late (and, with sliding or cumulating windows, how many of those
+ * missed only some of their windows), dead letters.
  */
 final class RunSummary {
 
@@ -24,6 +25,7 @@ final class RunSummary {
       List.of(
           TidemarkMetrics.RECORDS_IN,
           TidemarkMetrics.RESULTS_OUT,
+          TidemarkMetrics.FILTERED_RECORDS,
           TidemarkMetrics.LATE_RECORDS,
           TidemarkMetrics.PARTLY_LATE_RECORDS,
           TidemarkMetrics.DEAD_LETTERS,
@@ -51,6 +53,7 @@ final class RunSummary {
         + " records in, "
         + counters.getOrDefault(TidemarkMetrics.RESULTS_OUT, 0L)
         + " results out, "
+        + filtered(counters.getOrDefault(TidemarkMetrics.FILTERED_RECORDS, 0L))
         + counters.getOrDefault(TidemarkMetrics.LATE_RECORDS, 0L)
         + " late"
         + partlyLate(counters.getOrDefault(TidemarkMetrics.PARTLY_LATE_RECORDS, 0L))
@@ -59,6 +62,11 @@ final class RunSummary {
         + " dead letters"
         + hint(counters.getOrDefault(TidemarkMetrics.LIKE_JSON, 0L), "JSON records", "json")
         + hint(counters.getOrDefault(TidemarkMetrics.LIKE_CSV, 0L), "comma-separated lines", "csv");
+  }
+
+  /** How many records a query's {@code WHERE} filtered out, when it filtered any. */
+  private static String filtered(long filtered) {
+    return filtered == 0 ? "" : filtered + " filtered, ";
   }
 
   /**

@@ -37,6 +37,12 @@ public final class TidemarkMetrics {
    */
   public static final String PARTLY_LATE_RECORDS = "partlyLateRecords";
 
+  /**
+   * Records that a query's {@code WHERE} filtered out: read and judged like every record, in no
+   * row, never late.
+   */
+  public static final String FILTERED_RECORDS = "filteredRecords";
+
   /** Records that could not be used, in the dead-letter output with the reason. */
   public static final String DEAD_LETTERS = "deadLetters";
 
@@ -62,6 +68,10 @@ public final class TidemarkMetrics {
 
   public static Counter partlyLateRecords() {
     return Metrics.counter(NAMESPACE, PARTLY_LATE_RECORDS);
+  }
+
+  public static Counter filteredRecords() {
+    return Metrics.counter(NAMESPACE, FILTERED_RECORDS);
   }
 
   public static Counter deadLetters() {

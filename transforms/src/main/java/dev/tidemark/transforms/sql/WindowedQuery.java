@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.sql;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
@@ -25,7 +26,9 @@ import org.joda.time.Instant;
  *
  * <p>A record that {@code WHERE} filters out is still an event, under a key of its own that no row
  * of the query has ({@link #isFiltered}), so that it is judged late or on time like every record,
- * and a pipeline can account for it, but it is in no result, and its late copy is no late row.
+ * and a pipeline can account for it, but it is in no result, and its late copy is no late row. It
+ * is counted once, in {@code tidemark:filteredRecords}, as it is read; {@link LateRows} takes a
+ * late one back from the pane step's late count.
  */
 public final class WindowedQuery implements Serializable {
 
@@ -122,6 +125,7 @@ public final class WindowedQuery implements Serializable {
   Event event(Object[] row, Instant eventTime, String raw) throws BadRecordException {
     Object @Nullable [] projected = beforeGrouping(row);
     if (projected == null) {
+      TidemarkMetrics.filteredRecords().inc();
       return new Event(filteredKey, eventTime, 0, raw);
     }
     String[] parts = new String[Math.max(1, keyColumns.length)];

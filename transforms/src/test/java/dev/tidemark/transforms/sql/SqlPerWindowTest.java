@@ -3,11 +3,15 @@ package dev.tidemark.transforms.sql;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import dev.tidemark.transforms.testing.BeamCounters;
 import dev.tidemark.transforms.testing.Collected;
 import dev.tidemark.transforms.testing.Runners;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.testing.TestStream;
@@ -80,6 +84,10 @@ class SqlPerWindowTest {
     assertThat(dead.snapshot(), containsInAnyOrder("field 'latency' is null"));
   }
 
+  /**
+   * A late row is in the late output with its window and the watermark it met; a late row that
+   * {@code WHERE} filters out is in no output and counted once, as filtered, not as late.
+   */
   @Test
   void aRowAfterItsWindowExpiredIsLateWithItsWindowAndWatermark() {
     TestStream<Row> requests =
@@ -87,7 +95,8 @@ class SqlPerWindowTest {
             .advanceWatermarkTo(new Instant(0))
             .addElements(request("web-1", "200", 100, 0.5, 1000))
             .advanceWatermarkTo(new Instant(BASE + 15000))
-            .addElements(request("web-1", "200", 5, 7.0, 2500))
+            .addElements(
+                request("web-1", "200", 5, 7.0, 2500), request("web-1", "health", 9, 1.0, 2600))
             .advanceWatermarkToInfinity();
     Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
     Collected finals = new Collected();
@@ -109,11 +118,14 @@ class SqlPerWindowTest {
                             + r.watermark().getMillis()))
         .apply(late.sink());
 
-    pipeline.run().waitUntilFinish();
+    PipelineResult result = pipeline.run();
+    result.waitUntilFinish();
 
     assertThat(
         finals.snapshot(),
         containsInAnyOrder("web-1|2023-11-14T22:13:20.000Z|1|100|0.5|ON_TIME|true"));
+    assertThat(BeamCounters.tidemark(result, TidemarkMetrics.LATE_RECORDS), equalTo(1L));
+    assertThat(BeamCounters.tidemark(result, TidemarkMetrics.FILTERED_RECORDS), equalTo(1L));
     assertThat(
         late.snapshot(),
         containsInAnyOrder(

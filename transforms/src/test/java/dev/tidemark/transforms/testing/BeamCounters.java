@@ -26,18 +26,24 @@ public final class BeamCounters {
     return dropped;
   }
 
+  /** The sum of tidemark's counter {@code name} over every step. */
+  public static long tidemark(PipelineResult result, String name) {
+    return sum(result, MetricsFilter.builder().addNameFilter(tidemarkCounter(name)).build());
+  }
+
   /** The sum of tidemark's counter {@code name} over the steps within {@code step}. */
   public static long tidemark(PipelineResult result, String step, String name) {
+    return sum(
+        result, MetricsFilter.builder().addNameFilter(tidemarkCounter(name)).addStep(step).build());
+  }
+
+  private static MetricNameFilter tidemarkCounter(String name) {
+    return MetricNameFilter.named(TidemarkMetrics.NAMESPACE, name);
+  }
+
+  private static long sum(PipelineResult result, MetricsFilter filter) {
     long sum = 0;
-    for (MetricResult<Long> counter :
-        result
-            .metrics()
-            .queryMetrics(
-                MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(TidemarkMetrics.NAMESPACE, name))
-                    .addStep(step)
-                    .build())
-            .getCounters()) {
+    for (MetricResult<Long> counter : result.metrics().queryMetrics(filter).getCounters()) {
       sum += counter.getAttempted();
     }
     return sum;
