@@ -320,12 +320,10 @@ final class WindowedQueryPlanner {
       throw refused(name + " of a " + call.getType().getFullTypeString() + " is not supported");
     }
     Schema.Field output = Schema.Field.of("value", outputType.aggregatedType()).withNullable(true);
-    @SuppressWarnings("unchecked")
     CombineFn<Object, ?, Object> combineFn =
-        name.equals("AVG") && (outputType == ColumnType.BIGINT || outputType == ColumnType.INTEGER)
-            ? (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) IntegerAverageFn.of(outputType)
-            : (CombineFn<Object, ?, Object>)
-                AggregationCombineFnAdapter.createCombineFn(call, output, name);
+        name.equals("AVG")
+            ? averageOf(outputType, call, output)
+            : beamSqlCombineFn(call, output, name);
     if (call.getArgList().isEmpty()) {
       return new Aggregation(name, combineFn, -1, null);
     }
@@ -338,6 +336,29 @@ final class WindowedQueryPlanner {
     }
     argumentColumns.add(column);
     return new Aggregation(name, combineFn, argumentColumns.size() - 1, argumentType);
+  }
+
+  /**
+   * {@code AVG}: tidemark's own of whole and floating-point numbers (Beam SQL's rounds to ten
+   * significant digits), Beam SQL's of a {@code DECIMAL}.
+   */
+  @SuppressWarnings("unchecked")
+  private static CombineFn<Object, ?, Object> averageOf(
+      ColumnType type, AggregateCall call, Schema.Field output) {
+    return switch (type) {
+      case BIGINT, INTEGER ->
+          (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) IntegerAverageFn.of(type);
+      case DOUBLE, FLOAT ->
+          (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) FloatingAverageFn.of(type);
+      default -> beamSqlCombineFn(call, output, "AVG");
+    };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static CombineFn<Object, ?, Object> beamSqlCombineFn(
+      AggregateCall call, Schema.Field output, String name) {
+    return (CombineFn<Object, ?, Object>)
+        AggregationCombineFnAdapter.createCombineFn(call, output, name);
   }
 
   static InvalidQueryException refused(String what) {
