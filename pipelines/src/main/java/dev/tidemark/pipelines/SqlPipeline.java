@@ -187,6 +187,11 @@ public final class SqlPipeline {
     try {
       return WindowedQuery.plan(table.withTimeZone(zone), text);
     } catch (InvalidQueryException e) {
+      if (text.equals(S5_QUERY) && !options.getSchema().equals(QueryOptions.S5_SCHEMA)) {
+        throw new ConfigurationException(
+            "--schema is given without --query, and the default query, S5's over the columns"
+                + " t, i and op, does not fit it; give --query with your own");
+      }
       throw new ConfigurationException("--query: " + e.getMessage() + didYouMean(e));
     }
   }

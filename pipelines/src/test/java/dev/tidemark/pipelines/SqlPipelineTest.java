@@ -388,6 +388,29 @@ class SqlPipelineTest {
             "there is no column 'opp'; the columns are t, i, op, rowtime; did you mean 'op'?"));
   }
 
+  /**
+   * Options that contradict each other are refused in one line that says so: an option given twice
+   * (Beam's own message was "expected one element but was: <ts, time>"), and a schema of one's own
+   * without a query, which ran the default query over S5's columns.
+   */
+  @Test
+  void contradictoryOptionsAreRefusedInOneLineThatSaysWhy() {
+    CommandLine twice = CommandLine.run("sql", "--eventTime=ts", "--eventTime=time");
+    CommandLine schemaAlone =
+        CommandLine.run("sql", "--schema=ts BIGINT, user VARCHAR, url VARCHAR", "--eventTime=ts");
+
+    assertThat(twice.err, twice.exitCode, equalTo(2));
+    assertThat(
+        twice.err.strip(),
+        equalTo("tidemark: --eventTime is given more than once ('ts' and 'time'); give it once"));
+    assertThat(schemaAlone.err, schemaAlone.exitCode, equalTo(2));
+    assertThat(
+        schemaAlone.err.strip(),
+        equalTo(
+            "tidemark: --schema is given without --query, and the default query, S5's over the"
+                + " columns t, i and op, does not fit it; give --query with your own"));
+  }
+
   private static Map<String, String> finalRows(List<JsonNode> results) {
     Map<String, String> rows = new TreeMap<>();
     for (JsonNode row : results) {

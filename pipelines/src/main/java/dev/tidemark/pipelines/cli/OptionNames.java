@@ -2,6 +2,7 @@ package dev.tidemark.pipelines.cli;
 
 import dev.tidemark.pipelines.config.NearestName;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,16 +63,32 @@ final class OptionNames {
     this.unused = unused;
   }
 
-  /** One line for each option of {@code args} that the command does not take; empty if none. */
+  /**
+   * One line for each option of {@code args} that the command does not take, and for each it takes
+   * but is given more than once (Beam would say only "expected one element"); empty if none.
+   */
   List<String> mistakes(String[] args) {
     List<String> mistakes = new ArrayList<>();
+    Map<String, String> values = new HashMap<>();
     for (String arg : args) {
       if (!arg.startsWith("--")) {
         continue;
       }
       int equals = arg.indexOf('=');
       String name = arg.substring(2, equals < 0 ? arg.length() : equals);
+      String value = equals < 0 ? "" : arg.substring(equals + 1);
       if (taken.contains(name)) {
+        String earlier = values.putIfAbsent(name, value);
+        if (earlier != null) {
+          mistakes.add(
+              "--"
+                  + name
+                  + " is given more than once ('"
+                  + earlier
+                  + "' and '"
+                  + value
+                  + "'); give it once");
+        }
         continue;
       }
       String why = unused.get(name);

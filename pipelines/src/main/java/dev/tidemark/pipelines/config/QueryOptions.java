@@ -8,8 +8,12 @@ import org.apache.beam.sdk.options.Description;
  * explain}, which explains what {@code sql} does when it is given a query. Their defaults are S5's.
  */
 public interface QueryOptions extends TimeZoneOptions {
+
+  /** S5's columns, the default {@code --schema}. */
+  String S5_SCHEMA = "t BIGINT, i VARCHAR, op VARCHAR";
+
   @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
-  @Default.String("t BIGINT, i VARCHAR, op VARCHAR")
+  @Default.String(S5_SCHEMA)
   String getSchema();
 
   void setSchema(String value);
