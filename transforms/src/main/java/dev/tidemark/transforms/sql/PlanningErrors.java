@@ -46,7 +46,8 @@ final class PlanningErrors {
                 + ", column "
                 + at[1]
                 + ": "
-                + withoutPosition(parse.getMessage()),
+                + withoutPosition(parse.getMessage())
+                + ReservedWords.hint(written.original(), table.columns()),
             at[0],
             at[1],
             null,
@@ -87,7 +88,11 @@ final class PlanningErrors {
           java.util.List.of());
     }
     return new InvalidQueryException(
-        at + firstLine(reason), place[0], place[1], null, java.util.List.of());
+        at + firstLine(reason) + ReservedWords.hint(written.original(), table.columns()),
+        place[0],
+        place[1],
+        null,
+        java.util.List.of());
   }
 
   /** The innermost cause of {@code e}. */

@@ -163,18 +163,36 @@ public final class SqlTable implements Serializable {
           schema,
           PlanningErrors.withoutPosition(parse.getMessage())
               + " at column "
-              + parse.getPos().getColumnNum());
+              + parse.getPos().getColumnNum()
+              + ReservedWords.hint(schema, firstWords(schema)));
     }
     Token next = parser.getToken(1);
     if (next.kind != BeamSqlParserImplConstants.EOF) {
       throw notAColumnList(
-          schema, "Encountered \"" + next.image + "\" at column " + next.beginColumn);
+          schema,
+          "Encountered \""
+              + next.image
+              + "\" at column "
+              + next.beginColumn
+              + ReservedWords.hint(schema, firstWords(schema)));
     }
     try {
       return fields.stream().collect(Schema.toSchema());
     } catch (IllegalArgumentException e) {
       throw notAColumnList(schema, PlanningErrors.firstLine(e.getMessage()));
     }
+  }
+
+  /** The first word of each comma-separated part of {@code schema}: its column names, roughly. */
+  private static List<String> firstWords(String schema) {
+    List<String> words = new ArrayList<>();
+    for (String part : schema.split(",")) {
+      String[] split = part.strip().split("\\s+", 2);
+      if (!split[0].isEmpty()) {
+        words.add(split[0]);
+      }
+    }
+    return words;
   }
 
   private static InvalidQueryException notAColumnList(String schema, String why) {

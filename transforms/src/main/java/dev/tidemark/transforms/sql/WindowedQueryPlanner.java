@@ -5,6 +5,7 @@ import dev.tidemark.transforms.windowing.WindowKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv;
@@ -84,6 +85,17 @@ final class WindowedQueryPlanner {
   }
 
   static WindowedQuery plan(SqlTable table, String query) throws InvalidQueryException {
+    String shadowed = ReservedWords.shadowedByAFunction(query, table.columns());
+    if (shadowed != null) {
+      throw InvalidQueryException.refused(
+          "'"
+              + shadowed
+              + "' is a reserved word in SQL: unquoted, the query reads SQL's "
+              + shadowed.toUpperCase(Locale.ROOT)
+              + " function, not the column; write it `"
+              + shadowed
+              + "`");
+    }
     FlinkWindowSyntax.Written written = FlinkWindowSyntax.of(query);
     BeamRelNode root = PlanningErrors.planned(environment(table), written, table);
     return new WindowedQueryPlanner(table, written.windowFunction()).takeApart(root);

@@ -3,6 +3,7 @@ package dev.tidemark.transforms.sql;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -133,6 +134,43 @@ class WindowedQueryTest {
         query.result(events.get(0).key(), pane(1700000000000L, 10_000), aggregate(query, events));
     assertThat(Arrays.asList(row), contains("web-1", sum / 11));
     assertThat(String.valueOf(row[1]), equalTo("249.9142727272727"));
+  }
+
+  /**
+   * A column named with a reserved word: the schema that names it unquoted is refused with a line
+   * that says so (before, only {@code Encountered ","}), and a query that names it unquoted, where
+   * SQL reads the {@code USER} function instead of the column, is refused rather than run with the
+   * function's value; in backticks, both are taken.
+   */
+  @Test
+  void aColumnNamedWithAReservedWordIsWrittenInBackticks() throws Exception {
+    InvalidQueryException schema =
+        assertThrows(
+            InvalidQueryException.class,
+            () -> SqlTable.of("requests", "ts BIGINT, user VARCHAR, url VARCHAR", "ts"));
+    SqlTable table = SqlTable.of("requests", "ts BIGINT, `user` VARCHAR, url VARCHAR", "ts");
+    String window = " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), url";
+    InvalidQueryException query =
+        assertThrows(
+            InvalidQueryException.class,
+            () ->
+                WindowedQuery.plan(
+                    table, "SELECT url, COUNT(*) AS n FROM requests WHERE user = 'a'" + window));
+
+    assertThat(
+        schema.getMessage(),
+        endsWith(
+            "Encountered \",\" at column 10; 'user' is a reserved word in SQL: write it `user`"));
+    assertThat(
+        query.getMessage(),
+        equalTo(
+            "'user' is a reserved word in SQL: unquoted, the query reads SQL's USER function, not"
+                + " the column; write it `user`"));
+    assertThat(
+        WindowedQuery.plan(
+                table, "SELECT url, COUNT(*) AS n FROM requests WHERE `user` = 'a user'" + window)
+            .keyNames(),
+        contains("url"));
   }
 
   @Test
