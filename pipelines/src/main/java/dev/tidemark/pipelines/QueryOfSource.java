@@ -22,8 +22,8 @@ import dev.tidemark.transforms.windowing.Expired;
 import java.util.List;
 import java.util.Optional;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
@@ -73,9 +73,7 @@ final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
       return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
           .and(
               CountPerWindow.LATE,
-              decided
-                  .get(CountPerWindow.LATE)
-                  .apply("LateRows", Filter.by(late -> !query.isFiltered(late.value().key()))))
+              decided.get(CountPerWindow.LATE).apply("LateRows", LateRows.of(query)))
           .and(ParseEvents.DEAD_LETTER, decided.get(ParseEvents.DEAD_LETTER));
     }
     AggregatePerWindow<EventKey, Event, List<@Nullable Object>> aggregate =
@@ -99,7 +97,11 @@ final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
       dead = parsed.get(ParseEvents.DEAD_LETTER);
     }
     PCollection<Expired<Event>> late =
-        decided.get(aggregate.expired()).apply("LateRows", LateRows.of(query));
+        decided
+            .get(aggregate.expired())
+            .apply("LateRecords", Values.create())
+            .setCoder(Expired.ExpiredCoder.of(Event.Coder.of()))
+            .apply("LateRows", LateRows.of(query));
     return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
         .and(CountPerWindow.LATE, late)
         .and(ParseEvents.DEAD_LETTER, dead);

@@ -286,7 +286,7 @@ class SqlPipelineTest {
     assertThat(run.records("deadLetter").size(), equalTo(1));
     assertThat(
         run.summary(),
-        equalTo("tidemark: 10 records in, 5 results out, 2 filtered, 1 late, 1 dead letters"));
+        equalTo("tidemark: 10 records in, 2 results out, 2 filtered, 1 late, 1 dead letters"));
   }
 
   /**
@@ -397,7 +397,7 @@ class SqlPipelineTest {
   void contradictoryOptionsAreRefusedInOneLineThatSaysWhy() {
     CommandLine twice = CommandLine.run("sql", "--eventTime=ts", "--eventTime=time");
     CommandLine schemaAlone =
-        CommandLine.run("sql", "--schema=ts BIGINT, user VARCHAR, url VARCHAR", "--eventTime=ts");
+        CommandLine.run("sql", "--schema=ts BIGINT, host VARCHAR, url VARCHAR", "--eventTime=ts");
 
     assertThat(twice.err, twice.exitCode, equalTo(2));
     assertThat(

@@ -2,24 +2,22 @@ package dev.tidemark.transforms.sql;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
-import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.windowing.Expired;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 
 /**
- * The records a query's pane step found expired, as {@code Expired<Event>}s with their window and
- * the watermark they met: every one but those {@code WHERE} filtered out, which are in no row, so
- * never a late one. The pane step counts every record it finds expired as late; a filtered one is
- * counted as filtered when it is read ({@link WindowedQuery}), so this step takes it back from the
- * late count, and the counts add up: each record is counted once.
+ * The records a query's pane step, live or replayed, found expired, as {@code Expired<Event>}s with
+ * their window and the watermark they met: every one but those {@code WHERE} filtered out, which
+ * are in no row, so never a late one. The pane step counts every record it finds expired as late; a
+ * filtered one is counted as filtered when it is read ({@link WindowedQuery}), so this step takes
+ * it back from the late count, and the counts add up: each record is counted once.
  */
 public final class LateRows
-    extends PTransform<PCollection<KV<EventKey, Expired<Event>>>, PCollection<Expired<Event>>> {
+    extends PTransform<PCollection<Expired<Event>>, PCollection<Expired<Event>>> {
 
   private final WindowedQuery query;
 
@@ -33,14 +31,14 @@ public final class LateRows
   }
 
   @Override
-  public PCollection<Expired<Event>> expand(PCollection<KV<EventKey, Expired<Event>>> expired) {
+  public PCollection<Expired<Event>> expand(PCollection<Expired<Event>> expired) {
     return expired
         .apply("RowsOnly", ParDo.of(new RowsOnlyFn(query)))
         .setCoder(Expired.ExpiredCoder.of(Event.Coder.of()));
   }
 
   /** The expired records of the query's rows; a filtered one only leaves the late count. */
-  private static final class RowsOnlyFn extends DoFn<KV<EventKey, Expired<Event>>, Expired<Event>> {
+  private static final class RowsOnlyFn extends DoFn<Expired<Event>, Expired<Event>> {
 
     private static final long serialVersionUID = 1L;
 
@@ -53,11 +51,11 @@ public final class LateRows
 
     @ProcessElement
     public void processElement(
-        @Element KV<EventKey, Expired<Event>> expired, OutputReceiver<Expired<Event>> out) {
-      if (query.isFiltered(expired.getKey())) {
+        @Element Expired<Event> expired, OutputReceiver<Expired<Event>> out) {
+      if (query.isFiltered(expired.value().key())) {
         lateRecords.dec();
       } else {
-        out.output(expired.getValue());
+        out.output(expired);
       }
     }
   }

@@ -15,6 +15,7 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -138,7 +139,11 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
             .apply("SelectAndHaving", ParDo.of(new ResultRowsFn(planned, resultSchema)))
             .setRowSchema(resultSchema);
     PCollection<Expired<Event>> late =
-        decided.get(aggregate.expired()).apply("LateRows", LateRows.of(planned));
+        decided
+            .get(aggregate.expired())
+            .apply("LateRecords", Values.create())
+            .setCoder(Expired.ExpiredCoder.of(Event.Coder.of()))
+            .apply("LateRows", LateRows.of(planned));
     return PCollectionTuple.of(ROWS, results)
         .and(LATE, late)
         .and(DEAD_LETTER, read.get(DEAD_LETTER).setCoder(DeadLetter.Coder.of()));
