@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -38,9 +37,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <pre>
  * stack start [--dir=DIR] [--kafkaPort=9092] [--flinkPort=8081] [--prometheusPort=9249]
  *             [--taskManagers=2]
- * stack topic NAME PARTITIONS        creates a topic
- * stack produce TOPIC FILE           sends each line of FILE as a record
- * stack consume TOPIC [--seconds=10] [--keys=true]
+ * stack topic NAME PARTITIONS [--dir=DIR]      creates a topic
+ * stack produce TOPIC FILE [--dir=DIR]         sends each line of FILE as a record
+ * stack consume TOPIC [--dir=DIR] [--seconds=10] [--keys=true]
  *                                    prints every record (with --keys=true, its key, a tab, then
  *                                    its value), until none came for that long
  * stack stop [--dir=DIR] [--logs=delete]
@@ -72,28 +71,34 @@ public final class Stack {
     // The command's own log: what goes wrong, not every client's start-up. The nodes log to files.
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "error");
-    List<String> words = new ArrayList<>();
-    Map<String, String> options = new HashMap<>();
-    for (String arg : args) {
-      if (arg.startsWith("--") && arg.contains("=")) {
-        options.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-      } else {
-        words.add(arg);
-      }
+    StackCommand command;
+    try {
+      command = StackCommand.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("stack: " + e.getMessage());
+      System.exit(2);
+      return;
     }
-    Stack stack = new Stack(options);
-    String command = words.isEmpty() ? "" : words.get(0);
-    switch (command) {
-      case "start" -> stack.start();
-      case "stop" -> stack.stop();
-      case "topic" -> stack.createTopic(words.get(1), Integer.parseInt(words.get(2)));
-      case "produce" -> stack.produce(words.get(1), Path.of(words.get(2)));
-      case "consume" -> stack.consume(words.get(1));
-      default -> {
-        System.err.println(
-            "usage: stack start|stop|topic NAME PARTITIONS|produce TOPIC FILE|consume TOPIC");
-        System.exit(2);
+    Stack stack = new Stack(command.options());
+    List<String> words = command.words();
+    if (!command.name().equals("start") && !command.options().containsKey("dir")) {
+      // Not silently: the default directory may hold another stack than the one meant.
+      System.err.println("stack: the stack in " + stack.directory + " (--dir=DIR for another)");
+    }
+    try {
+      switch (command.name()) {
+        case "start" -> stack.start();
+        case "stop" -> stack.stop();
+        case "topic" -> stack.createTopic(words.get(0), Integer.parseInt(words.get(1)));
+        case "produce" -> stack.produce(words.get(0), Path.of(words.get(1)));
+        case "consume" -> stack.consume(words.get(0));
+        default -> throw new IllegalStateException("no such command: " + command.name());
       }
+    } catch (IllegalStateException e) {
+      // What the stack says of itself (none running, one already running, a node that did not
+      // come up): one line, with the log to read where there is one.
+      System.err.println("stack: " + e.getMessage());
+      System.exit(1);
     }
     System.exit(0);
   }
