@@ -2,8 +2,13 @@ package dev.tidemark.examples;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.hasItems;
 
 import dev.tidemark.transforms.sql.SqlPerWindow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.testing.PAssert;
@@ -94,6 +99,21 @@ class RequestsSqlExampleTest {
     return TimestampedValue.of(
         Row.withSchema(REQUEST).addValues(host, status, bytes).build(),
         START.plus(Duration.millis(afterStart)));
+  }
+
+  /** Every import the guide gives its SQL example is one this test, which runs that code, has. */
+  @Test
+  void theGuidesImportsAreThisTestsOwn() throws Exception {
+    String guide = GuideBlocks.guide();
+    int start = guide.indexOf("```java\nimport dev.tidemark.transforms.sql.SqlPerWindow;");
+    List<String> guideImports =
+        guide.substring(start, guide.indexOf("```\n", start + 7)).lines().skip(1).toList();
+    List<String> ownImports =
+        Files.readAllLines(
+            Path.of("src/test/java/dev/tidemark/examples/RequestsSqlExampleTest.java"));
+
+    assertThat(guideImports.size(), greaterThan(10));
+    assertThat(ownImports, hasItems(guideImports.toArray(String[]::new)));
   }
 
   @Test
