@@ -1,5 +1,6 @@
 package dev.tidemark.transforms.replay;
 
+import dev.tidemark.transforms.io.LineOrigins;
 import dev.tidemark.transforms.io.ReplaySource;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.model.Event;
@@ -7,7 +8,6 @@ import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.replay.ReplayTimeline.DeadLine;
-import dev.tidemark.transforms.replay.ReplayTimeline.HeldBack;
 import dev.tidemark.transforms.replay.ReplayTimeline.Kind;
 import dev.tidemark.transforms.replay.ReplayTimeline.LateLine;
 import dev.tidemark.transforms.replay.ReplayTimeline.Pane;
@@ -26,17 +26,14 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.beam.sdk.io.UnboundedSource.UnboundedReader;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
@@ -77,9 +74,7 @@ final class ExplainReplay {
   private final ArrivedLineParser<Event> parser;
   private final ReplaySource source;
   private final RecordingWatermark partitioned;
-  private final Map<String, PartitionTrack> partitions = new LinkedHashMap<>();
-  private final List<HeldBack> heldBack = new ArrayList<>();
-  private @Nullable HeldBack holding;
+  private final PartitionWatch partitions;
 
   /** The replay's pane rules, counting each window's lines. */
   private final PaneEngine<Long, KV<Long, Long>, KV<Long, Long>> engine;
@@ -111,13 +106,12 @@ final class ExplainReplay {
     this.source = replay.sourceInBatches(ReplayPanes.LINES_PER_BATCH);
     this.partitioned = source.newWatermark();
     // A source that knows its partitions shows the empty ones too.
-    replay
-        .origins()
-        .ifPresent(
-            origins ->
-                origins
-                    .partitions()
-                    .forEach(p -> partitions.put(p, new PartitionTrack(p, MAX_POINTS))));
+    this.partitions =
+        new PartitionWatch(
+            partitioned,
+            replay.maxOutOfOrderness(),
+            windowing.size(),
+            replay.origins().map(LineOrigins::partitions).orElse(List.of()));
     CountAndSumFn<Long> counting = CountAndSumFn.summing(line -> 0L);
     this.engine = PaneEngine.replay(windowing, counting, Long::compare);
     this.sessions =
@@ -144,10 +138,10 @@ final class ExplainReplay {
       throw new UncheckedIOException("reading the recording", e);
     }
     closeUpTo(Watermarks.MAX, ReplayTimeline.AT_THE_END, false);
-    stopHolding();
+    partitions.stopHolding();
     long deadCount = points.get(Kind.DEAD).offered();
     List<ReplayWarning> warnings = new ArrayList<>(outOfPlace.warnings());
-    emptyPartitionsWarning().ifPresent(warnings::add);
+    partitions.emptyPartitionsWarning().ifPresent(warnings::add);
     if (anotherFormat != null) {
       warnings.add(new ReplayWarning.InAnotherFormat(inAnotherFormat, deadCount, anotherFormat));
     }
@@ -171,8 +165,8 @@ final class ExplainReplay {
         deadLetters,
         plotted,
         Map.copyOf(recordsByKind),
-        partitions.values().stream().map(PartitionTrack::line).toList(),
-        heldBack,
+        partitions.lines(),
+        partitions.heldBack(),
         List.copyOf(warnings),
         replay.origins().orElse(null));
   }
@@ -215,7 +209,7 @@ final class ExplainReplay {
       return;
     }
     String partition = source.partitionOf(line.position(), line.text());
-    observe(line.position(), partition, event.eventTime());
+    partitions.observe(line.position(), partition, event.eventTime());
     outOfPlace.record(line.position(), partition, event.eventTime(), firstWindowOf(event));
     ExplainSessions.Judged judged =
         sessions != null
@@ -283,76 +277,6 @@ final class ExplainReplay {
       }
     }
     return new ExplainSessions.Judged(latestMissed, lateWithinLateness);
-  }
-
-  /**
-   * Follows the watermark of each partition as the source does, and notes when one partition holds
-   * the overall watermark back by a window or more.
-   */
-  private void observe(long position, String partition, Instant eventTime) {
-    partitioned.observe(partition, eventTime);
-    partitions
-        .computeIfAbsent(partition, name -> new PartitionTrack(name, MAX_POINTS))
-        .moved(position, partitioned.watermarkOf(partition));
-    Optional<String> holder = partitioned.holdingBack();
-    Duration behind =
-        holder.isEmpty()
-            ? Duration.ZERO
-            : new Duration(
-                partitioned.watermark(),
-                Watermarks.behind(partitioned.newest(), replay.maxOutOfOrderness()));
-    if (holder.isEmpty() || behind.isShorterThan(windowing.size())) {
-      stopHolding();
-    } else if (holding != null && holding.partition().equals(holder.get())) {
-      holding =
-          new HeldBack(
-              holding.partition(),
-              holding.fromLine(),
-              position,
-              behind.isLongerThan(holding.behindNewest()) ? behind : holding.behindNewest());
-    } else {
-      stopHolding();
-      holding = new HeldBack(holder.get(), position, position, behind);
-    }
-  }
-
-  private void stopHolding() {
-    if (holding != null && heldBack.size() < MAX_LISTED) {
-      heldBack.add(holding);
-    }
-    holding = null;
-  }
-
-  /**
-   * Kafka numbers a topic's partitions from 0: partitions below the highest one seen that never had
-   * a record are empty partitions, which hold a plain Kafka source's watermark back forever.
-   */
-  private Optional<ReplayWarning> emptyPartitionsWarning() {
-    List<Integer> known = new ArrayList<>();
-    List<Integer> withRecords = new ArrayList<>();
-    for (PartitionTrack partition : partitions.values()) {
-      if (!partition.name().matches("\\d{1,9}")) {
-        return Optional.empty();
-      }
-      known.add(Integer.parseInt(partition.name()));
-      if (partition.records() > 0) {
-        withRecords.add(Integer.parseInt(partition.name()));
-      }
-    }
-    if (withRecords.isEmpty()) {
-      return Optional.empty();
-    }
-    int highest = known.stream().max(Integer::compare).orElseThrow();
-    List<Integer> empty = new ArrayList<>();
-    for (int number = 0; number <= highest && empty.size() < 50; number++) {
-      if (!withRecords.contains(number)) {
-        empty.add(number);
-      }
-    }
-    if (empty.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(new ReplayWarning.EmptyPartitions(List.copyOf(empty), highest));
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.tidemark.transforms.sql;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -40,16 +39,16 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * </ul>
  *
  * <p>Only the planner's window columns come from the written query: which windows they stand for is
- * {@link Written#windowFunction()}'s, and the pane engine fills them per window. The text changes
- * only where these calls are, and the place of an error in the written query is mapped back to the
- * user's ({@link Written#placeInQuery}). The rest of the text is the user's, byte for byte: the
- * parser is Calcite's, the splicing by the places it gives is written here.
+ * {@link WrittenQuery#windowFunction()}'s, and the pane engine fills them per window. The text
+ * changes only where these calls are, and the place of an error in the written query is mapped back
+ * to the user's ({@link WrittenQuery#placeInQuery}). The rest of the text is the user's, byte for
+ * byte: the parser is Calcite's, the splicing by the places it gives is written here.
  */
 final class FlinkWindowSyntax {
 
   private final String query;
   private final int[] lineStarts;
-  private final List<Splice> splices = new ArrayList<>();
+  private final List<WrittenQuery.Splice> splices = new ArrayList<>();
   private @Nullable String windowFunction;
 
   private FlinkWindowSyntax(String query) {
@@ -67,12 +66,12 @@ final class FlinkWindowSyntax {
    * {@code query} as Beam SQL's planner takes it. A query Calcite's parser cannot read is returned
    * as it is, for the planner to say where its syntax error is.
    */
-  static Written of(String query) throws InvalidQueryException {
+  static WrittenQuery of(String query) throws InvalidQueryException {
     SqlNode parsed;
     try {
       parsed = SqlParser.create(query, parserConfig()).parseQuery();
     } catch (SqlParseException e) {
-      return new Written(query, query, null, List.of());
+      return WrittenQuery.asTyped(query);
     }
     FlinkWindowSyntax syntax = new FlinkWindowSyntax(query);
     for (SqlSelect select : selects(parsed)) {
@@ -132,7 +131,7 @@ final class FlinkWindowSyntax {
   private void renameFunction(SqlCall call, String name) {
     int start = startOf(call);
     int nameLength = call.getOperator().getName().length();
-    splices.add(new Splice(start, start + nameLength, padded(name, nameLength)));
+    splices.add(new WrittenQuery.Splice(start, start + nameLength, padded(name, nameLength)));
   }
 
   /**
@@ -153,7 +152,8 @@ final class FlinkWindowSyntax {
         partition.add(simpleName(column, "SESSION's PARTITION BY"));
       }
       splices.add(
-          new Splice(startOf(argument), endOf(argument), text(semantics.operand(0), argument)));
+          new WrittenQuery.Splice(
+              startOf(argument), endOf(argument), text(semantics.operand(0), argument)));
     }
     Set<String> grouped = new LinkedHashSet<>();
     SqlNodeList group = select.getGroup();
@@ -190,7 +190,7 @@ final class FlinkWindowSyntax {
     String alias =
         select.getFrom() == name ? " AS " + quoted(name.names.get(name.names.size() - 1)) : "";
     splices.add(
-        new Splice(
+        new WrittenQuery.Splice(
             startOf(name),
             endOf(name),
             "TABLE(TUMBLE(TABLE "
@@ -201,7 +201,8 @@ final class FlinkWindowSyntax {
                 + text(window.operand(1))
                 + "))"
                 + alias));
-    splices.add(new Splice(startOf(window), endOf(window), "window_start, window_end"));
+    splices.add(
+        new WrittenQuery.Splice(startOf(window), endOf(window), "window_start, window_end"));
     SqlNodeList items = select.getSelectList();
     for (int ordinal = 0; ordinal < items.size(); ordinal++) {
       SqlNode item = items.get(ordinal);
@@ -238,19 +239,12 @@ final class FlinkWindowSyntax {
   private void windowColumn(SqlCall bound, String alias) {
     boolean start = bound.getOperator().getName().equalsIgnoreCase("SESSION_START");
     splices.add(
-        new Splice(startOf(bound), endOf(bound), (start ? "window_start" : "window_end") + alias));
+        new WrittenQuery.Splice(
+            startOf(bound), endOf(bound), (start ? "window_start" : "window_end") + alias));
   }
 
-  private Written written() {
-    splices.sort(Comparator.comparingInt(Splice::from));
-    StringBuilder text = new StringBuilder();
-    int at = 0;
-    for (Splice splice : splices) {
-      text.append(query, at, splice.from()).append(splice.text());
-      at = splice.to();
-    }
-    text.append(query.substring(at));
-    return new Written(text.toString(), query, windowFunction, List.copyOf(splices));
+  private WrittenQuery written() {
+    return WrittenQuery.spliced(query, windowFunction, splices);
   }
 
   private static String simpleName(SqlNode node, String where) throws InvalidQueryException {
@@ -338,69 +332,5 @@ final class FlinkWindowSyntax {
             return null;
           }
         });
-  }
-
-  /**
-   * Text from {@code from} to {@code to} (exclusive) of the user's query, written as {@code text}.
-   */
-  record Splice(int from, int to, String text) {}
-
-  /**
-   * The query as Beam SQL's planner takes it.
-   *
-   * @param query the query's text, written where it had to be
-   * @param original the query's text as the user wrote it
-   * @param windowFunction {@code CUMULATE} or {@code SESSION} when the planner's window table
-   *     function stands for those windows; null when it is the query's own
-   * @param splices where the text was written, in the order of the user's query
-   */
-  record Written(
-      String query, String original, @Nullable String windowFunction, List<Splice> splices) {
-
-    /**
-     * The line and column, from 1, of the user's query where the written query's {@code line} and
-     * {@code column} are: inside a written part, where that part begins.
-     */
-    int[] placeInQuery(int line, int column) {
-      if (splices.isEmpty() || line <= 0) {
-        return new int[] {line, column};
-      }
-      int offset = offsetOf(query, line, column);
-      int shift = 0;
-      for (Splice splice : splices) {
-        int writtenStart = splice.from() + shift;
-        int writtenEnd = writtenStart + splice.text().length();
-        if (offset < writtenStart) {
-          break;
-        }
-        if (offset < writtenEnd) {
-          shift = writtenStart - splice.from();
-          offset = writtenStart;
-          break;
-        }
-        shift += splice.text().length() - (splice.to() - splice.from());
-      }
-      return placeOf(offset - shift);
-    }
-
-    private int[] placeOf(int offset) {
-      int line = 1;
-      int lineStart = 0;
-      for (int at = 0; at < offset && at < original.length(); at++) {
-        if (original.charAt(at) == '\n') {
-          line++;
-          lineStart = at + 1;
-        }
-      }
-      return new int[] {line, offset - lineStart + 1};
-    }
-
-    private static int offsetOf(String text, int line, int column) {
-      int at = 0;
-      for (int l = 1; l < line && at >= 0; l++) {
-        at = text.indexOf('\n', at) + 1;
-      }
-      return Math.max(0, at) + column - 1;
-    }
   }
 }

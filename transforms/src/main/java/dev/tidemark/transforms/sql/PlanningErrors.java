@@ -24,8 +24,7 @@ final class PlanningErrors {
    * {@code written} planned in {@code environment}, whose one table is {@code table}; an error's
    * place is in the query as the user wrote it.
    */
-  static BeamRelNode planned(
-      BeamSqlEnv environment, FlinkWindowSyntax.Written written, SqlTable table)
+  static BeamRelNode planned(BeamSqlEnv environment, WrittenQuery written, SqlTable table)
       throws InvalidQueryException {
     try {
       return environment.parseQuery(written.query());
@@ -34,8 +33,7 @@ final class PlanningErrors {
     }
   }
 
-  private static InvalidQueryException describe(
-      Exception e, FlinkWindowSyntax.Written written, SqlTable table) {
+  private static InvalidQueryException describe(Exception e, WrittenQuery written, SqlTable table) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof SqlParseException parse) {
         SqlParserPos pos = parse.getPos();
@@ -65,7 +63,7 @@ final class PlanningErrors {
   }
 
   private static InvalidQueryException validation(
-      CalciteContextException e, FlinkWindowSyntax.Written written, SqlTable table) {
+      CalciteContextException e, WrittenQuery written, SqlTable table) {
     String reason = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
     int[] place = written.placeInQuery(e.getPosLine(), e.getPosColumn());
     String at = "at line " + place[0] + ", column " + place[1] + ": ";

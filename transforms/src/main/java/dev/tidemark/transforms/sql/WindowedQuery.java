@@ -11,6 +11,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
@@ -36,6 +37,12 @@ public final class WindowedQuery implements Serializable {
 
   /** How the key of the records {@code WHERE} filtered out shows itself, in explain's output. */
   static final String FILTERED = "(filtered out by WHERE)";
+
+  /**
+   * Counts the records {@code WHERE} filters out; static, so that a plan saved before it existed
+   * still reads, and looked up once rather than for each record.
+   */
+  private static final Counter FILTERED_RECORDS = TidemarkMetrics.filteredRecords();
 
   private final SqlTable table;
   private final List<RowStep> steps;
@@ -125,7 +132,7 @@ public final class WindowedQuery implements Serializable {
   Event event(Object[] row, Instant eventTime, String raw) throws BadRecordException {
     Object @Nullable [] projected = beforeGrouping(row);
     if (projected == null) {
-      TidemarkMetrics.filteredRecords().inc();
+      FILTERED_RECORDS.inc();
       return new Event(filteredKey, eventTime, 0, raw);
     }
     String[] parts = new String[Math.max(1, keyColumns.length)];

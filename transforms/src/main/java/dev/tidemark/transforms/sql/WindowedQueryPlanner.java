@@ -96,7 +96,7 @@ final class WindowedQueryPlanner {
               + shadowed
               + "`");
     }
-    FlinkWindowSyntax.Written written = FlinkWindowSyntax.of(query);
+    WrittenQuery written = FlinkWindowSyntax.of(query);
     BeamRelNode root = PlanningErrors.planned(environment(table), written, table);
     return new WindowedQueryPlanner(table, written.windowFunction()).takeApart(root);
   }
