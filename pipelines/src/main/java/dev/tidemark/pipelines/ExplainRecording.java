@@ -7,6 +7,7 @@ import dev.tidemark.pipelines.explain.TimelineReport;
 import dev.tidemark.pipelines.explain.TimelineText;
 import dev.tidemark.pipelines.explain.WarningText;
 import dev.tidemark.pipelines.io.KafkaSource;
+import dev.tidemark.pipelines.steps.PerWindowCounts;
 import dev.tidemark.transforms.replay.Replay;
 import dev.tidemark.transforms.replay.ReplayTimeline;
 import java.io.IOException;
@@ -86,7 +87,7 @@ public final class ExplainRecording {
    * What {@code count} with these options (or {@code sql}, with {@code --query}) does with its
    * recording, or with a topic's snapshot.
    */
-  static ReplayTimeline timeline(Options options, String... args) {
+  public static ReplayTimeline timeline(Options options, String... args) {
     PerWindowCounts.Settings settings = settings(options, args);
     return explained(settings, options).replay().explain(settings.windowing(), Instant.now());
   }
@@ -175,7 +176,7 @@ public final class ExplainRecording {
    *
    * @throws ConfigurationException if the source is live
    */
-  static void writeReportIfAsked(
+  public static void writeReportIfAsked(
       SourceOptions options, Supplier<PerWindowCounts.Settings> settingsOfTheRun) {
     if (options.getReport() == null) {
       return;

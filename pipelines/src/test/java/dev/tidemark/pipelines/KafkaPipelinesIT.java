@@ -10,6 +10,8 @@ import static org.hamcrest.Matchers.startsWith;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.pipelines.cli.Tidemark;
 import dev.tidemark.pipelines.io.SinkUri;
+import dev.tidemark.pipelines.steps.JsonLines;
+import dev.tidemark.pipelines.steps.WriteOutputs;
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;

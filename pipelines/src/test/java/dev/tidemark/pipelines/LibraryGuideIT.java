@@ -27,8 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The library guide, {@code docs/library.md}, works as a user follows it: the library installed
  * with {@code mvn install}, then a new Maven project made of nothing but the guide's {@code
  * pom.xml} and its code (the short path's imports, code and {@code main}, the own-type section's
- * imports and code, the SQL section's code) compiles against it, from Maven Central and the local
- * repository, and prints what the guide says it prints.
+ * imports and code) compiles against it, from Maven Central and the local repository, and prints
+ * what the guide says it prints. The library is installed alone ({@code -pl transforms -am}), as
+ * the guide says; then the SQL module, and the SQL section's code compiles with the dependency it
+ * names added.
  */
 @Order(SuiteOrder.LONG)
 class LibraryGuideIT {
@@ -69,22 +71,16 @@ class LibraryGuideIT {
     Files.createDirectories(test.getParent());
     Files.writeString(test, "package example;\n\n" + blockWith(java, "class ClickStatsTest {"));
 
-    // The SQL section's code, compiled beside it with the imports it names.
-    Files.writeString(
-        source.resolveSibling("BytesPerHost.java"),
-        "package example;\n\n"
-            + "import dev.tidemark.transforms.sql.SqlPerWindow;\n"
-            + "import org.apache.beam.sdk.schemas.Schema;\n"
-            + "import org.apache.beam.sdk.values.PCollection;\n"
-            + "import org.apache.beam.sdk.values.PCollectionTuple;\n"
-            + "import org.apache.beam.sdk.values.Row;\n"
-            + "import org.joda.time.Duration;\n\n"
-            + "public class BytesPerHost {\n"
-            + blockWith(java, "SqlPerWindow.of(")
-            + "}\n");
-
     Path copy = copyOfTheLibrarysSources();
-    run(copy, "mvn", "-B", "-q", "install", "-Dmaven.test.skip=true", "-pl", "transforms", "-am");
+    // As the guide installs it: the library alone, with its sources and javadoc.
+    run(copy, "mvn", "-B", "-q", "install", "-DskipTests", "-pl", "transforms", "-am");
+    assertThat(
+        Files.exists(
+            localRepository()
+                .resolve(
+                    "dev/tidemark/tidemark-transforms/0.1.0-SNAPSHOT/"
+                        + "tidemark-transforms-0.1.0-SNAPSHOT-javadoc.jar")),
+        is(true));
     // The guide's test on the DirectRunner, in the same Maven run that writes the class path.
     Path report = project.resolve("target/surefire-reports/TEST-example.ClickStatsTest.xml");
     run(
@@ -118,6 +114,33 @@ class LibraryGuideIT {
     run(project, "mvn", "-B", "-q", "test", "-Pflink");
     assertThat(
         Files.readString(report), allOf(everyTestPassed(2), containsString("TestFlinkRunner")));
+
+    // The SQL section: its module installed, its dependency added, its code compiled beside the
+    // rest with the imports it names.
+    run(copy, "mvn", "-B", "-q", "install", "-DskipTests", "-pl", "sql");
+    String pom = Files.readString(project.resolve("pom.xml"));
+    Files.writeString(
+        project.resolve("pom.xml"),
+        pom.replaceFirst(
+            "<dependencies>", "<dependencies>\n" + blockWith(xml, "tidemark-sql").strip()));
+    Files.writeString(
+        source.resolveSibling("BytesPerHost.java"),
+        "package example;\n\n"
+            + "import dev.tidemark.sql.SqlPerWindow;\n"
+            + "import org.apache.beam.sdk.schemas.Schema;\n"
+            + "import org.apache.beam.sdk.values.PCollection;\n"
+            + "import org.apache.beam.sdk.values.PCollectionTuple;\n"
+            + "import org.apache.beam.sdk.values.Row;\n"
+            + "import org.joda.time.Duration;\n\n"
+            + "public class BytesPerHost {\n"
+            + blockWith(java, "SqlPerWindow.of(")
+            + "}\n");
+    run(project, "mvn", "-B", "-q", "compile");
+  }
+
+  /** The local Maven repository the builds this test starts install into. */
+  private static Path localRepository() {
+    return Path.of(System.getProperty("user.home"), ".m2", "repository");
   }
 
   /** A surefire report of {@code tests} tests, none failed, in error or skipped. */
@@ -136,13 +159,14 @@ class LibraryGuideIT {
         List.of(
             "pom.xml",
             "transforms/pom.xml",
+            "sql/pom.xml",
             "pipelines/pom.xml",
             "src/stack/pom.xml",
             "src/benchmarks/pom.xml")) {
       Files.createDirectories(copy.resolve(pom).getParent());
       Files.copy(REPOSITORY.resolve(pom), copy.resolve(pom));
     }
-    for (String sources : List.of("transforms/src/main", "src/stack/src/main")) {
+    for (String sources : List.of("transforms/src", "sql/src", "src/stack/src/main")) {
       try (Stream<Path> files = Files.walk(REPOSITORY.resolve(sources))) {
         for (Path file : files.filter(Files::isRegularFile).toList()) {
           Path target = copy.resolve(REPOSITORY.relativize(file));

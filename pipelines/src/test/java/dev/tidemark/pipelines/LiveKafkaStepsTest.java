@@ -11,6 +11,7 @@ import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.UnaskedKafka;
+import dev.tidemark.pipelines.steps.PerWindowCounts;
 import dev.tidemark.transforms.testing.PipelineSteps;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.time.ZoneId;

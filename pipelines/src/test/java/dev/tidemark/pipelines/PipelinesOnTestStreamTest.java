@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.Sink;
+import dev.tidemark.pipelines.steps.JsonLines;
+import dev.tidemark.pipelines.steps.PerWindowCounts;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.time.ZoneId;

@@ -7,10 +7,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.sql.InvalidQueryException;
+import dev.tidemark.sql.SqlTable;
+import dev.tidemark.sql.WindowedQuery;
 import dev.tidemark.transforms.replay.ReplayTimeline;
-import dev.tidemark.transforms.sql.InvalidQueryException;
-import dev.tidemark.transforms.sql.SqlTable;
-import dev.tidemark.transforms.sql.WindowedQuery;
 import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;

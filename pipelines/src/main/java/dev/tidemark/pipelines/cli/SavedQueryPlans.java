@@ -1,7 +1,7 @@
 package dev.tidemark.pipelines.cli;
 
-import dev.tidemark.pipelines.QueryPlans;
-import dev.tidemark.transforms.sql.WindowedQuery;
+import dev.tidemark.pipelines.sql.QueryPlans;
+import dev.tidemark.sql.WindowedQuery;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

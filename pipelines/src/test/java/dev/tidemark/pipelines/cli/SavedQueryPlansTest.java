@@ -9,8 +9,8 @@ import static org.hamcrest.Matchers.sameInstance;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
-import dev.tidemark.transforms.sql.SqlTable;
-import dev.tidemark.transforms.sql.WindowedQuery;
+import dev.tidemark.sql.SqlTable;
+import dev.tidemark.sql.WindowedQuery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -20,7 +20,7 @@ import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * A recording's events aggregated per key and window by any {@code CombineFn} of events, with the
- * replay's rules: {@link #PANES}, {@code CountPerWindow.LATE} and {@code ParseEvents.DEAD_LETTER}.
+ * replay's rules: {@code PANES}, {@code CountPerWindow.LATE} and {@code ParseEvents.DEAD_LETTER}.
  * {@link CountReplayPerWindow} is the count; a SQL query's aggregates are another.
  *
  * @param <OutputT> what a pane's aggregate is

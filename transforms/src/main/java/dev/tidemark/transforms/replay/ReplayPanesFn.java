@@ -34,7 +34,7 @@ import org.joda.time.Instant;
  * (with {@link PaneEngine.Judge#ARRIVAL_WATERMARK}): this step keeps each window's {@link
  * WindowState} in state, and calls the engine from its timers.
  *
- * <h3>Why it is exact, and when panes are emitted</h3>
+ * <h2>Why it is exact, and when panes are emitted</h2>
  *
  * <p>Which pane a record belongs to depends only on its own W, so it does not matter in which order
  * the runner delivers records to this step. What must hold is that a pane is not emitted before

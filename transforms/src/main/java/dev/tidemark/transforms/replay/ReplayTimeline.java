@@ -12,7 +12,8 @@ import org.joda.time.Instant;
 /**
  * What a replay of a recording does, record by record, without running it: made by {@link
  * Replay#explain}. Every pane, late record and dead letter here is one the replay's pipeline emits,
- * because both apply the same source, parser and {@link Arrival} rule.
+ * because both apply the same source, parser and {@link dev.tidemark.transforms.windowing.Arrival}
+ * rule.
  *
  * @param lines how many lines the recording has
  * @param windows every window that received a record, in order of its end; for sessions, every

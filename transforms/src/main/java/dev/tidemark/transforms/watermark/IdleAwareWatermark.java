@@ -11,7 +11,7 @@ import org.joda.time.Instant;
  * The watermark rule that every tidemark source shares: bounded out-of-orderness while data flows,
  * and a watermark that keeps moving while the input is idle.
  *
- * <h3>The rule</h3>
+ * <h2>The rule</h2>
  *
  * <p>An input is <b>active</b> while it has unread data, while its backlog is unknown, or until it
  * has been quiet (no record) for {@code idleTimeout}. Its watermark is then {@code maxEventTime -

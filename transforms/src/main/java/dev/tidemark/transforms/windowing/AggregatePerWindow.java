@@ -31,7 +31,7 @@ import org.apache.beam.sdk.values.TupleTag;
  * out.get(sum.expired()); // KV(key, Expired(value, event time, window, watermark))
  * }</pre>
  *
- * <h3>Why the accounting is exact</h3>
+ * <h2>Why the accounting is exact</h2>
  *
  * <p>One step decides both whether a value is late and which panes it is in. It reads its input
  * watermark W exactly when the value reaches it (an event-time timer's {@code
@@ -43,12 +43,12 @@ import org.apache.beam.sdk.values.TupleTag;
  * pane of its window, or {@link #expired()}. There is no second step that could judge it by another
  * watermark, as a GroupByKey after a separate late-capture step could.
  *
- * <h3>How the panes may differ from the preset's</h3>
+ * <h2>How the panes may differ from the preset's</h2>
  *
- * <p>{@link EventTimeWindowing#windowInto()} followed by a {@code Combine} is the specification of
- * these panes, and a differential test holds the two to the same final value per window, the same
- * expired values and the same dead letters. The panes before the final one may be grouped
- * differently:
+ * <p>Beam's own trigger over the same windows, followed by a {@code Combine}, is the specification
+ * of these panes (in the tests), and a differential test holds the two to the same final value per
+ * window, the same expired values and the same dead letters. The panes before the final one may be
+ * grouped differently:
  *
  * <ul>
  *   <li>Beam fires once per bundle: late values that reach it in one bundle share one LATE pane,

@@ -19,7 +19,7 @@ import org.joda.time.Instant;
  * watermark; a replay's step to each record in the order a live run would have seen it, judged by
  * the watermark it met at its source. {@link PaneEngine} decides each session's panes.
  *
- * <h3>A record, and the sessions it touches</h3>
+ * <h2>A record, and the sessions it touches</h2>
  *
  * <p>A record at {@code t} opens {@code [t, t + gap)}. The key's sessions that overlap or touch it
  * (a session ending exactly where it starts too, as Flink's session windows merge) merge with it
@@ -41,7 +41,7 @@ import org.joda.time.Instant;
  * decided, in the order of their ends, so a record never joins a session that should have closed
  * without it.
  *
- * <h3>A session that merges after a pane of it came out</h3>
+ * <h2>A session that merges after a pane of it came out</h2>
  *
  * <p>The merged session is a new window: its panes start again at index 0. Each session it took in
  * that had given a pane gets one last pane that withdraws it ({@link PaneEngine#withdrawal}),
@@ -49,7 +49,7 @@ import org.joda.time.Instant;
  * ends with exactly the right sessions. With {@link EventTimeWindowing#withFinalPaneOnly()} no
  * session gives a pane before it expires, and none is ever withdrawn.
  *
- * <h3>Sessions expire in the order of their ends</h3>
+ * <h2>Sessions expire in the order of their ends</h2>
  *
  * <p>A session's deadline (its close, then its expiry) is judged at its own instant, and timers
  * fire in the order of their instants, so sessions expire in the order of their ends. A session's

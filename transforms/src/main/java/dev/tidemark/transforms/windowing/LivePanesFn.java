@@ -35,7 +35,7 @@ import org.joda.time.Instant;
  * due, a processing-time flush. A window's entry and timers go when it expires; a key with no open
  * window keeps nothing.
  *
- * <h3>Restores</h3>
+ * <h2>Restores</h2>
  *
  * <p>Flink starts every operator's input watermark again from the minimum after a restore, and the
  * first records a restored job reads reach this step before any watermark does whenever a step

@@ -20,7 +20,7 @@ import org.joda.time.Instant;
  * WindowState#flushDueMillis()}. The engine says which panes come out; it has no Beam state, no
  * timers and no threads, so a test drives it with a hand-set clock.
  *
- * <h3>The rules (W = the watermark that judges a record, [start, end) its window)</h3>
+ * <h2>The rules (W = the watermark that judges a record, [start, end) its window)</h2>
  *
  * <ul>
  *   <li>{@code W < end}: on time ({@link Arrival#ON_TIME}).
@@ -44,7 +44,7 @@ import org.joda.time.Instant;
  *       end), emitted when the window expires; no idle flush is armed.
  * </ul>
  *
- * <h3>The one way live and replayed output differ</h3>
+ * <h2>The one way live and replayed output differ</h2>
  *
  * <p>The rules above are the same for both {@link Judge}s. What differs is what the step knows when
  * the window closes. A live step ({@link Judge#INPUT_WATERMARK}) cannot know whether late data will

@@ -11,7 +11,7 @@ import org.joda.time.Instant;
  * AggregatePerWindow#ofBatchesParsedBy} aggregates, in the same step that gathers them before the
  * shuffle, and hands each record it cannot use to the step's rejected output.
  *
- * <h3>Why the parse runs in the gathering step</h3>
+ * <h2>Why the parse runs in the gathering step</h2>
  *
  * <p>On the FlinkRunner every Beam step is an operator that hands the watermark on only between
  * bundles (Beam 2.70's {@code DoFnOperator}). A bundle that ends by count hands it on at once. One

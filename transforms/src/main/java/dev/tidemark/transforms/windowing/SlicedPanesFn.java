@@ -36,7 +36,7 @@ import org.joda.time.Instant;
  * never with windows times records. The pane rules are the engine's, applied to each window on its
  * own.
  *
- * <h3>What it keeps per key</h3>
+ * <h2>What it keeps per key</h2>
  *
  * <ul>
  *   <li>{@code slices}: slice start to {@link SliceState}. A slice goes when the last window that
@@ -51,7 +51,7 @@ import org.joda.time.Instant;
  *       expiry), and one processing-time timer per key for the idle flush.
  * </ul>
  *
- * <h3>A record, judged window by window</h3>
+ * <h2>A record, judged window by window</h2>
  *
  * <p>A record is judged by the step's input watermark, or by the key's latest decided watermark if
  * that is later (after a restore, Flink starts the input watermark again from the minimum; a window
@@ -64,7 +64,7 @@ import org.joda.time.Instant;
  * record missed it as well), and is counted in the rest, so each (record, window) pair ends in
  * exactly one place: the window's final pane or the late line.
  *
- * <h3>Windows are done in the order of their ends</h3>
+ * <h2>Windows are done in the order of their ends</h2>
  *
  * <p>That order is what lets one instant per key ({@code doneThrough}) say which windows are done,
  * so a record that comes into a slice later never reaches a window that gave its final pane. So a
@@ -75,7 +75,7 @@ import org.joda.time.Instant;
  * done first gives a final pane to every earlier window of the key that is not done, then to that
  * one; an expired window that holds no record is done too.
  *
- * <h3>The idle flush</h3>
+ * <h2>The idle flush</h2>
  *
  * <p>As for tumbling windows ({@link PaneEngine}), with the key as the unit: {@code idleFlush}
  * after the first record the key's open windows have not reported, and after the input watermark

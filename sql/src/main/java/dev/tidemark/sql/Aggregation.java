@@ -1,0 +1,20 @@
+package dev.tidemark.sql;
+
+import java.io.Serializable;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * One aggregate call of a query ({@code COUNT(*)}, {@code SUM(bytes)}...): Beam SQL's own {@code
+ * CombineFn} for it, which skips nulls as SQL does, and where its argument is among a record's
+ * {@code Event.columns()}.
+ *
+ * @param argumentSlot the argument's place in {@code Event.columns()}; -1 for {@code COUNT(*)}
+ * @param argumentType the type of the argument; null for {@code COUNT(*)}
+ */
+record Aggregation(
+    String name,
+    CombineFn<Object, ?, Object> combineFn,
+    int argumentSlot,
+    @Nullable ColumnType argumentType)
+    implements Serializable {}

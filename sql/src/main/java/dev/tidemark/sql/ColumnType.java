@@ -1,0 +1,163 @@
+package dev.tidemark.sql;
+
+import dev.tidemark.transforms.parse.BadRecordException;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import org.apache.beam.sdk.coders.BigDecimalCoder;
+import org.apache.beam.sdk.coders.BooleanCoder;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.DoubleCoder;
+import org.apache.beam.sdk.coders.FloatCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.schemas.Schema.FieldType;
+import org.apache.beam.sdk.schemas.Schema.TypeName;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The SQL types a record's column, a group key or a result may have, and how a value of each is
+ * held: as Calcite's generated code holds it ({@code BIGINT} a {@code Long}, {@code TIMESTAMP} a
+ * {@code Long} of epoch milliseconds), read from a record's text, and written back as text. The one
+ * place where tidemark converts SQL values.
+ */
+public enum ColumnType {
+  BIGINT,
+  INTEGER,
+  DOUBLE,
+  FLOAT,
+  DECIMAL,
+  VARCHAR,
+  BOOLEAN,
+  TIMESTAMP;
+
+  /** How a {@code TIMESTAMP} result is written: as Flink SQL casts one to a string. */
+  private static final DateTimeFormatter TIMESTAMP_TEXT =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+  /** The type of a Beam schema field, or null when {@code sql} takes no column of that type. */
+  static @Nullable ColumnType of(FieldType type) {
+    TypeName name = type.getTypeName();
+    return switch (name) {
+      case INT64 -> BIGINT;
+      case INT32 -> INTEGER;
+      case DOUBLE -> DOUBLE;
+      case FLOAT -> FLOAT;
+      case DECIMAL -> DECIMAL;
+      case STRING -> VARCHAR;
+      case BOOLEAN -> BOOLEAN;
+      case DATETIME -> TIMESTAMP;
+      default -> null;
+    };
+  }
+
+  /** The type of a Calcite value, or null when {@code sql} cannot group by or write one. */
+  static @Nullable ColumnType of(SqlTypeName type) {
+    return switch (type) {
+      case BIGINT -> BIGINT;
+      case INTEGER -> INTEGER;
+      case DOUBLE -> DOUBLE;
+      case FLOAT, REAL -> FLOAT;
+      case DECIMAL -> DECIMAL;
+      case CHAR, VARCHAR -> VARCHAR;
+      case BOOLEAN -> BOOLEAN;
+      case TIMESTAMP -> TIMESTAMP;
+      default -> null;
+    };
+  }
+
+  /**
+   * The value in {@code text}, as Calcite holds it: a number, true or false, any text, or, for a
+   * {@code TIMESTAMP}, epoch milliseconds or an ISO-8601 instant.
+   *
+   * @throws BadRecordException naming {@code column}, when {@code text} is not a value of this type
+   */
+  Object parse(String column, String text) throws BadRecordException {
+    try {
+      return switch (this) {
+        case BIGINT -> Long.parseLong(text.trim());
+        case INTEGER -> Integer.parseInt(text.trim());
+        case DOUBLE -> Double.parseDouble(text.trim());
+        case FLOAT -> Float.parseFloat(text.trim());
+        case DECIMAL -> new BigDecimal(text.trim());
+        case VARCHAR -> text;
+        case BOOLEAN -> parseBoolean(text.trim());
+        case TIMESTAMP -> epochMillis(text.trim());
+      };
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new BadRecordException(
+          "field '" + column + "': '" + text + "' is not a " + name() + describe());
+    }
+  }
+
+  private String describe() {
+    return this == TIMESTAMP ? " (epoch milliseconds or ISO-8601)" : "";
+  }
+
+  private static Boolean parseBoolean(String text) {
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "true" -> Boolean.TRUE;
+      case "false" -> Boolean.FALSE;
+      default -> throw new NumberFormatException(text);
+    };
+  }
+
+  private static Long epochMillis(String text) {
+    if (!text.isEmpty() && (Character.isDigit(text.charAt(0)) || text.charAt(0) == '-')) {
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException e) {
+        // Not a number: an ISO-8601 instant, such as 2023-11-14T22:13:20Z, below.
+      }
+    }
+    return Instant.parse(text).toEpochMilli();
+  }
+
+  /** The Beam type of a row's field of this type. */
+  FieldType beamType() {
+    return switch (this) {
+      case BIGINT -> FieldType.INT64;
+      case INTEGER -> FieldType.INT32;
+      case DOUBLE -> FieldType.DOUBLE;
+      case FLOAT -> FieldType.FLOAT;
+      case DECIMAL -> FieldType.DECIMAL;
+      case VARCHAR -> FieldType.STRING;
+      case BOOLEAN -> FieldType.BOOLEAN;
+      case TIMESTAMP -> FieldType.DATETIME;
+    };
+  }
+
+  /** The coder of a value of this type, as Calcite holds it. */
+  Coder<?> coder() {
+    return switch (this) {
+      case BIGINT, TIMESTAMP -> VarLongCoder.of();
+      case INTEGER -> VarIntCoder.of();
+      case DOUBLE -> DoubleCoder.of();
+      case FLOAT -> FloatCoder.of();
+      case DECIMAL -> BigDecimalCoder.of();
+      case VARCHAR -> StringUtf8Coder.of();
+      case BOOLEAN -> BooleanCoder.of();
+    };
+  }
+
+  /**
+   * The Beam type of this type's values as Beam SQL's aggregates take them: a {@code TIMESTAMP} is
+   * a {@code BIGINT} here, since Calcite holds it as epoch milliseconds.
+   */
+  FieldType aggregatedType() {
+    return this == TIMESTAMP ? FieldType.INT64 : beamType();
+  }
+
+  /**
+   * {@code value} as a result shows it: a number, true or false, the text; a {@code TIMESTAMP} as
+   * {@code yyyy-MM-dd HH:mm:ss.SSS} in UTC, as Flink SQL writes one.
+   */
+  Object shown(Object value) {
+    return this == TIMESTAMP ? TIMESTAMP_TEXT.format(Instant.ofEpochMilli((Long) value)) : value;
+  }
+}

@@ -1,0 +1,232 @@
+package dev.tidemark.sql;
+
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.watermark.Watermarks;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * A windowed SQL query, planned, in the parts tidemark's pane engine runs: what each record's row
+ * becomes before the grouping (its key and its aggregates' arguments, or nothing when {@code WHERE}
+ * filters it out), the tumbling window, the aggregates as one {@code CombineFn}, and what each pane
+ * becomes after the grouping (the {@code SELECT} list, or nothing when {@code HAVING} filters it
+ * out). Made by {@link #plan}; every part is serializable, so a worker runs the same query.
+ *
+ * <h2>A row filtered out</h2>
+ *
+ * <p>A record that {@code WHERE} filters out is still an event, under a key of its own that no row
+ * of the query has ({@link #isFiltered}), so that it is judged late or on time like every record,
+ * and a pipeline can account for it, but it is in no result, and its late copy is no late row. It
+ * is counted once, in {@code tidemark:filteredRecords}, as it is read; {@link LateRows} takes a
+ * late one back from the pane step's late count.
+ */
+public final class WindowedQuery implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** How the key of the records {@code WHERE} filtered out shows itself, in explain's output. */
+  static final String FILTERED = "(filtered out by WHERE)";
+
+  /**
+   * Counts the records {@code WHERE} filters out; static, so that a plan saved before it existed
+   * still reads, and looked up once rather than for each record.
+   */
+  private static final Counter FILTERED_RECORDS = TidemarkMetrics.filteredRecords();
+
+  private final SqlTable table;
+  private final List<RowStep> steps;
+  private final EventTimeWindowing windows;
+  private final int[] keyColumns;
+  private final List<ColumnType> keyTypes;
+  private final List<String> keyNames;
+  private final int[] argumentColumns;
+  private final List<GroupColumn> groupColumns;
+  private final List<Aggregation> aggregations;
+  private final @Nullable RowExpressions select;
+  private final List<String> resultNames;
+  private final List<ColumnType> resultTypes;
+  private final EventKey filteredKey;
+
+  WindowedQuery(
+      SqlTable table,
+      List<RowStep> steps,
+      EventTimeWindowing windows,
+      int[] keyColumns,
+      List<ColumnType> keyTypes,
+      List<String> keyNames,
+      int[] argumentColumns,
+      List<GroupColumn> groupColumns,
+      List<Aggregation> aggregations,
+      @Nullable RowExpressions select,
+      List<String> resultNames,
+      List<ColumnType> resultTypes) {
+    this.table = table;
+    this.steps = List.copyOf(steps);
+    this.windows = windows;
+    this.keyColumns = keyColumns.clone();
+    this.keyTypes = List.copyOf(keyTypes);
+    this.keyNames = List.copyOf(keyNames);
+    this.argumentColumns = argumentColumns.clone();
+    this.groupColumns = List.copyOf(groupColumns);
+    this.aggregations = List.copyOf(aggregations);
+    this.select = select;
+    this.resultNames = List.copyOf(resultNames);
+    this.resultTypes = List.copyOf(resultTypes);
+    // One part more than any key of a row has, so no row's key is ever this one.
+    String[] filtered = new String[Math.max(1, keyColumns.length) + 1];
+    Arrays.fill(filtered, "");
+    filtered[0] = FILTERED;
+    this.filteredKey = EventKey.of(filtered);
+  }
+
+  /**
+   * Plans {@code query} over {@code table} with Beam SQL's planner.
+   *
+   * @throws InvalidQueryException for a syntax error, an unknown column, or a query that is not a
+   *     tumbling-window aggregation ({@link WindowedQueryPlanner} lists what {@code sql} takes)
+   */
+  public static WindowedQuery plan(SqlTable table, String query) throws InvalidQueryException {
+    return WindowedQueryPlanner.plan(table, query);
+  }
+
+  /** The table the query reads. */
+  public SqlTable table() {
+    return table;
+  }
+
+  /**
+   * The query's windows, tumbling ({@code TUMBLE}) or sliding ({@code HOP}), with no lateness: the
+   * pipeline adds its own.
+   */
+  public EventTimeWindowing windows() {
+    return windows;
+  }
+
+  /** The names of the query's result columns, in the order of its {@code SELECT} list. */
+  public List<String> resultNames() {
+    return resultNames;
+  }
+
+  /** The names of the {@code GROUP BY} columns other than the window, as a result's key. */
+  public List<String> keyNames() {
+    return keyNames;
+  }
+
+  /**
+   * The event of a record whose table row is {@code row} (Calcite's values, {@code rowtime} last)
+   * and whose text is {@code raw}.
+   *
+   * @throws BadRecordException when the query's expressions fail on the row
+   */
+  Event event(Object[] row, Instant eventTime, String raw) throws BadRecordException {
+    Object @Nullable [] projected = beforeGrouping(row);
+    if (projected == null) {
+      FILTERED_RECORDS.inc();
+      return new Event(filteredKey, eventTime, 0, raw);
+    }
+    String[] parts = new String[Math.max(1, keyColumns.length)];
+    Arrays.fill(parts, "");
+    for (int k = 0; k < keyColumns.length; k++) {
+      parts[k] = String.valueOf(projected[keyColumns[k]]);
+    }
+    List<@Nullable Object> arguments = new ArrayList<>(argumentColumns.length);
+    for (int column : argumentColumns) {
+      arguments.add(projected[column]);
+    }
+    return new Event(
+        EventKey.of(parts),
+        eventTime,
+        0,
+        raw,
+        Watermarks.MIN,
+        Event.UNKNOWN_POSITION,
+        null,
+        arguments);
+  }
+
+  private Object @Nullable [] beforeGrouping(Object[] row) throws BadRecordException {
+    Object[] current = row;
+    try {
+      for (RowStep step : steps) {
+        current = step.apply(current);
+        if (current == null) {
+          return null;
+        }
+      }
+    } catch (RuntimeException e) {
+      throw new BadRecordException("the query cannot evaluate this record: " + e);
+    }
+    return current;
+  }
+
+  /** Whether {@code key} is the key of the records that {@code WHERE} filters out. */
+  public boolean isFiltered(EventKey key) {
+    return key.equals(filteredKey);
+  }
+
+  /** The query's aggregate calls, over the events of one key and window. */
+  public CombineFn<Event, ?, List<@Nullable Object>> aggregate() {
+    return AggregateColumnsFn.of(aggregations);
+  }
+
+  /**
+   * The result row of {@code key}'s {@code pane}, whose aggregates are {@code aggregates}, as
+   * Calcite's values in the order of {@link #resultNames()}; null when {@code HAVING} filters it
+   * out, or when {@code key} is that of the filtered records.
+   */
+  public Object @Nullable [] result(
+      EventKey key, WindowPane pane, List<@Nullable Object> aggregates) {
+    if (isFiltered(key)) {
+      return null;
+    }
+    Object[] grouped = new Object[groupColumns.size() + aggregates.size()];
+    for (int g = 0; g < groupColumns.size(); g++) {
+      GroupColumn column = groupColumns.get(g);
+      grouped[g] =
+          switch (column.kind()) {
+            case WINDOW_START -> table.timeZone().local(pane.windowStart().getMillis());
+            case WINDOW_END -> table.timeZone().local(pane.windowEnd().getMillis());
+            case KEY -> keyValue(key, column.keyPart());
+          };
+    }
+    for (int a = 0; a < aggregates.size(); a++) {
+      grouped[groupColumns.size() + a] = aggregates.get(a);
+    }
+    return select == null ? grouped : select.apply(grouped);
+  }
+
+  /** Key part {@code part} of {@code key}, as the value it was made from. */
+  public Object keyValue(EventKey key, int part) {
+    try {
+      return keyTypes.get(part).parse(keyNames.get(part), key.part(part));
+    } catch (BadRecordException e) {
+      throw new IllegalStateException("a key made by the query does not read back: " + key, e);
+    }
+  }
+
+  /** The type of result column {@code column}. */
+  ColumnType resultType(int column) {
+    return resultTypes.get(column);
+  }
+
+  /** {@code value} of result column {@code column} as a result shows it ({@link ColumnType}). */
+  public @Nullable Object shown(int column, @Nullable Object value) {
+    return value == null ? null : resultTypes.get(column).shown(value);
+  }
+
+  /** {@code value} of key column {@code part} as a result shows it ({@link ColumnType}). */
+  public Object shownKey(int part, Object value) {
+    return keyTypes.get(part).shown(value);
+  }
+}

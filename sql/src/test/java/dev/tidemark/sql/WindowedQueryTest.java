@@ -1,0 +1,501 @@
+package dev.tidemark.sql;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.parse.BadRecordException;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** Plans queries and runs their parts on records by hand: the pane engine is not needed here. */
+class WindowedQueryTest {
+
+  static final String S5_QUERY =
+      "select i as index_name, DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND),"
+          + " 'yyyy-MM-dd HH:mm:ss') as event_time_log, op as op_type, count(op) as count_result"
+          + " from _source_table group by TUMBLE(rowtime, INTERVAL '1' SECOND), i, op";
+
+  static final String REQUESTS_QUERY =
+      "SELECT host, status, TUMBLE_START(rowtime, INTERVAL '10' SECOND) AS ws, COUNT(*) AS n,"
+          + " SUM(bytes) AS total, MAX(latency) AS worst\n"
+          + "FROM requests\n"
+          + "WHERE status <> 'health'\n"
+          + "GROUP BY TUMBLE(rowtime, INTERVAL '10' SECOND), host, status\n"
+          + "HAVING COUNT(*) > 1";
+
+  static SqlTable s5Table() throws InvalidQueryException {
+    return SqlTable.of("_source_table", "t BIGINT, i VARCHAR, op VARCHAR", "t");
+  }
+
+  static SqlTable requestsTable() throws InvalidQueryException {
+    return SqlTable.of(
+        "requests",
+        "ts TIMESTAMP, host VARCHAR, status VARCHAR, bytes BIGINT, latency DOUBLE",
+        "ts");
+  }
+
+  @Test
+  void s5QueryCountsPerIndexAndOpAndNamesTheWindowEnd() throws Exception {
+    WindowedQuery query = WindowedQuery.plan(s5Table(), S5_QUERY);
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+    List<Event> events =
+        List.of(
+            format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}"),
+            format.parse("{\"t\":1700000001500,\"i\":\"idx\",\"op\":\"es_sink\"}"),
+            format.parse("{\"t\":1700000001999,\"i\":\"idx\",\"op\":\"es_sink\"}"));
+
+    assertThat(query.windows().size().getMillis(), equalTo(1000L));
+    assertThat(
+        query.resultNames(), contains("index_name", "event_time_log", "op_type", "count_result"));
+    assertThat(events.get(0).key().parts(), contains("idx", "es_sink"));
+    assertThat(
+        Arrays.asList(
+            query.result(
+                events.get(0).key(), pane(1700000001000L, 1000), aggregate(query, events))),
+        contains("idx", "2023-11-14 22:13:22", "es_sink", 3L));
+  }
+
+  @Test
+  void aQueryOfItsOwnFiltersSumsAndKeepsOnlyTheGroupsHavingMoreThanOneRow() throws Exception {
+    WindowedQuery query = WindowedQuery.plan(requestsTable(), REQUESTS_QUERY);
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
+    Event a = format.parse("2023-11-14T22:13:21Z,web-1,200,100,0.5");
+    Event b = format.parse("1700000005000,web-1,200,50,1.5");
+    Event health = format.parse("1700000006000,web-1,health,7,9.0");
+    Event lonely = format.parse("1700000006000,web-2,200,1,1.0");
+    WindowPane pane = pane(1700000000000L, 10_000);
+
+    assertThat(a.eventTime(), equalTo(new Instant(1700000001000L)));
+    assertThat(query.isFiltered(health.key()), equalTo(true));
+    assertThat(query.result(health.key(), pane, aggregate(query, List.of(health))), nullValue());
+    assertThat(query.result(lonely.key(), pane, aggregate(query, List.of(lonely))), nullValue());
+    Object[] row = query.result(a.key(), pane, aggregate(query, List.of(a, b)));
+    assertThat(Arrays.asList(row), contains("web-1", "200", 1700000000000L, 2L, 150L, 1.5));
+    assertThat(query.shown(2, row[2]), equalTo("2023-11-14 22:13:20.000"));
+  }
+
+  @Test
+  void theWindowTableFunctionGroupsByWindowStartAndEnd() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT window_start, window_end, i, COUNT(*) AS n, MIN(t) AS first_t, AVG(t) AS mean\n"
+                + "FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND))\n"
+                + "WHERE op = 'es_sink'\n"
+                + "GROUP BY window_start, window_end, i");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+    Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
+    Event b = format.parse("{\"t\":1700000001500,\"i\":\"idx\",\"op\":\"es_sink\"}");
+
+    assertThat(query.windows().size().getMillis(), equalTo(1000L));
+    assertThat(query.keyNames(), contains("i"));
+    assertThat(
+        Arrays.asList(
+            query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)))),
+        contains(1700000001000L, 1700000002000L, "idx", 2L, 1700000001000L, 1700000001250L));
+  }
+
+  /**
+   * {@code AVG} of a {@code DOUBLE} has a double's precision, the sum divided by the count as in
+   * Flink SQL: Beam SQL's own gave 249.9142727, ten significant digits, for 2749.057 / 11.
+   */
+  @Test
+  void theAverageOfDoublesHasADoublesPrecision() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            requestsTable(),
+            "SELECT host, AVG(latency) AS mean FROM requests"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '10' SECOND), host");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
+    List<Event> events = new ArrayList<>();
+    double sum = 0;
+    for (int i = 0; i < 11; i++) {
+      double latency = i == 10 ? 249.057 : 250;
+      sum += latency;
+      events.add(format.parse("1700000001000,web-1,200,1," + latency));
+    }
+
+    Object[] row =
+        query.result(events.get(0).key(), pane(1700000000000L, 10_000), aggregate(query, events));
+    assertThat(Arrays.asList(row), contains("web-1", sum / 11));
+    assertThat(String.valueOf(row[1]), equalTo("249.9142727272727"));
+  }
+
+  /**
+   * A column named with a reserved word: the schema that names it unquoted is refused with a line
+   * that says so (before, only {@code Encountered ","}), and a query that names it unquoted, where
+   * SQL reads the {@code USER} function instead of the column, is refused rather than run with the
+   * function's value; in backticks, both are taken.
+   */
+  @Test
+  void aColumnNamedWithAReservedWordIsWrittenInBackticks() throws Exception {
+    InvalidQueryException schema =
+        assertThrows(
+            InvalidQueryException.class,
+            () -> SqlTable.of("requests", "ts BIGINT, user VARCHAR, url VARCHAR", "ts"));
+    SqlTable table = SqlTable.of("requests", "ts BIGINT, `user` VARCHAR, url VARCHAR", "ts");
+    String window = " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), url";
+    InvalidQueryException query =
+        assertThrows(
+            InvalidQueryException.class,
+            () ->
+                WindowedQuery.plan(
+                    table, "SELECT url, COUNT(*) AS n FROM requests WHERE user = 'a'" + window));
+
+    assertThat(
+        schema.getMessage(),
+        endsWith(
+            "Encountered \",\" at column 10; 'user' is a reserved word in SQL: write it `user`"));
+    assertThat(
+        query.getMessage(),
+        equalTo(
+            "'user' is a reserved word in SQL: unquoted, the query reads SQL's USER function, not"
+                + " the column; write it `user`"));
+    assertThat(
+        WindowedQuery.plan(
+                table, "SELECT url, COUNT(*) AS n FROM requests WHERE `user` = 'a user'" + window)
+            .keyNames(),
+        contains("url"));
+  }
+
+  @Test
+  void aRecordThatDoesNotFitTheSchemaIsRefusedWithTheReason() throws Exception {
+    SqlRecordFormat json =
+        SqlRecordFormat.of(
+            WindowedQuery.plan(requestsTable(), REQUESTS_QUERY), SqlRecordFormat.Shape.JSON);
+    SqlRecordFormat csv =
+        SqlRecordFormat.of(
+            WindowedQuery.plan(requestsTable(), REQUESTS_QUERY), SqlRecordFormat.Shape.CSV);
+
+    assertThat(
+        assertThrows(
+                BadRecordException.class,
+                () -> json.parse("{\"ts\":1,\"host\":\"a\",\"status\":\"200\",\"latency\":1}"))
+            .getMessage(),
+        equalTo("missing field 'bytes'"));
+    assertThat(
+        assertThrows(
+                BadRecordException.class,
+                () ->
+                    json.parse(
+                        "{\"ts\":1700000000000,\"host\":\"a\",\"status\":\"200\",\"bytes\":\"many\",\"latency\":1}"))
+            .getMessage(),
+        equalTo("field 'bytes': 'many' is not a BIGINT"));
+    assertThat(
+        assertThrows(BadRecordException.class, () -> csv.parse("yesterday,a,200,1,1.0"))
+            .getMessage(),
+        equalTo("field 'ts': 'yesterday' is not a TIMESTAMP (epoch milliseconds or ISO-8601)"));
+    assertThat(
+        assertThrows(BadRecordException.class, () -> csv.parse("1700000000000,a,200")).getMessage(),
+        containsString("expected 5 comma-separated columns"));
+  }
+
+  @Test
+  void anExpressionThatFailsOnARecordMakesItADeadLetter() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, COUNT(*) AS n FROM _source_table"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, 10 / (t - 1700000000000)");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+
+    assertThat(
+        assertThrows(
+                BadRecordException.class,
+                () -> format.parse("{\"t\":1700000000000,\"i\":\"a\",\"op\":\"x\"}"))
+            .getMessage(),
+        containsString("the query cannot evaluate this record"));
+  }
+
+  @Test
+  void hopWindowsInBothFormsSlideAsFlinkSqlsHop() throws Exception {
+    EventTimeWindowing minuteEverySecond =
+        EventTimeWindowing.sliding(Duration.standardMinutes(1), Duration.standardSeconds(1));
+    // (1) The group window: HOP(rowtime, slide, size), with HOP_START and HOP_END.
+    WindowedQuery grouped =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, HOP_START(rowtime, INTERVAL '1' SECOND, INTERVAL '1' MINUTE) AS s,"
+                + " HOP_END(rowtime, INTERVAL '1' SECOND, INTERVAL '1' MINUTE) AS e,"
+                + " COUNT(*) AS c FROM _source_table"
+                + " GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '1' MINUTE), i");
+    assertThat(grouped.windows().kind(), equalTo(minuteEverySecond.kind()));
+    // (2) The table function: HOP(TABLE t, DESCRIPTOR(rowtime), slide, size).
+    WindowedQuery function =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, window_start, window_end, COUNT(*) AS c FROM TABLE(HOP(TABLE"
+                + " _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '1'"
+                + " MINUTE)) GROUP BY window_start, window_end, i");
+    assertThat(function.windows().kind(), equalTo(minuteEverySecond.kind()));
+  }
+
+  @Test
+  void cumulateIsPlannedAsItsOwnWindowsWithItsStepAndSize() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT window_start, window_end, i, COUNT(*) AS n FROM TABLE(CUMULATE(TABLE"
+                + " _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '4' SECOND))"
+                + " GROUP BY window_start, window_end, i");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+    Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
+
+    assertThat(
+        query.windows().kind(),
+        equalTo(
+            EventTimeWindowing.cumulating(Duration.standardSeconds(1), Duration.standardSeconds(4))
+                .kind()));
+    // The window columns are the pane's window: a cumulating window of 3 s, from the day's start.
+    assertThat(
+        Arrays.asList(
+            query.result(a.key(), pane(1700000000000L, 3000), aggregate(query, List.of(a)))),
+        contains(1700000000000L, 1700000003000L, "idx", 1L));
+  }
+
+  /**
+   * Both of Flink SQL's spellings of sessions: the session table function partitioned by the
+   * grouped columns, and the group window, whose {@code SESSION_END} is the session's end (Beam SQL
+   * alone would give its start).
+   */
+  @Test
+  void sessionsInBothFormsAreSessionsWithTheirStartAndEnd() throws Exception {
+    EventTimeWindowing sessions = EventTimeWindowing.sessions(Duration.standardSeconds(30));
+    WindowedQuery function =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT window_start, window_end, i, COUNT(*) AS n FROM TABLE(SESSION(TABLE"
+                + " _source_table PARTITION BY i, DESCRIPTOR(rowtime), INTERVAL '30' SECOND))"
+                + " GROUP BY window_start, window_end, i");
+    WindowedQuery grouped =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT i, SESSION_START(rowtime, INTERVAL '30' SECOND),\n"
+                + " SESSION_END(rowtime, INTERVAL '30' SECOND) AS ends, COUNT(*) AS n\n"
+                + "FROM _source_table WHERE op = 'es_sink'\n"
+                + "GROUP BY SESSION(rowtime, INTERVAL '30' SECOND), i\n"
+                + "HAVING COUNT(*) > 0");
+    SqlRecordFormat format = SqlRecordFormat.of(grouped, SqlRecordFormat.Shape.JSON);
+    Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
+
+    assertThat(function.windows().kind(), equalTo(sessions.kind()));
+    assertThat(grouped.windows().kind(), equalTo(sessions.kind()));
+    assertThat(grouped.resultNames(), contains("i", "EXPR$1", "ends", "n"));
+    assertThat(
+        Arrays.asList(
+            grouped.result(a.key(), pane(1700000001000L, 42_000), aggregate(grouped, List.of(a)))),
+        contains("idx", 1700000001000L, 1700000043000L, 1L));
+  }
+
+  @Test
+  void anErrorInAWrittenQueryIsPlacedInTheQueryAsTyped() throws Exception {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class,
+            () ->
+                WindowedQuery.plan(
+                    s5Table(),
+                    "SELECT i, SESSION_END(rowtime, INTERVAL '30' SECOND) AS e, COUNT(*) FROM"
+                        + " _source_table\nGROUP BY SESSION(rowtime, INTERVAL '30' SECOND), idx"));
+
+    assertThat(e.getMessage(), containsString("at line 2, column 50: there is no column 'idx'"));
+  }
+
+  @Test
+  void eachConstructSqlDoesNotRunIsRefusedByName() throws Exception {
+    SqlTable table = s5Table();
+    String[][] refused = {
+      {
+        "SELECT i, COUNT(*) FROM _source_table GROUP BY HOP(rowtime, INTERVAL '2' SECOND, INTERVAL '1' SECOND), i",
+        "HOP with a slide (PT2S) longer than its size (PT1S)"
+      },
+      {
+        "SELECT i, COUNT(*) FROM TABLE(HOP(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '2' SECOND)) WHERE window_end > TIMESTAMP '2020-01-01 00:00:00' GROUP BY window_start, window_end, i",
+        "a condition on HOP's window_start or window_end is not supported"
+      },
+      {
+        "SELECT i, window_start, window_end, COUNT(*) FROM TABLE(CUMULATE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '2' SECOND, INTERVAL '5' SECOND)) GROUP BY window_start, window_end, i",
+        "CUMULATE's size (PT5S) must be a whole number of its steps (PT2S)"
+      },
+      {
+        "SELECT op, window_start, window_end, COUNT(*) FROM TABLE(SESSION(TABLE _source_table PARTITION BY i, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)) GROUP BY window_start, window_end, op",
+        "must partition by the columns the query groups by besides window_start and window_end (op)"
+      },
+      {
+        "SELECT i, COUNT(*) FROM TABLE(SESSION(TABLE _source_table PARTITION BY i, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)) WHERE window_end > TIMESTAMP '2020-01-01 00:00:00' GROUP BY window_start, window_end, i",
+        "a condition on SESSION's window_start or window_end is not supported: a row's session is known only once rows are grouped"
+      },
+      {
+        "SELECT i, COUNT(*) FROM (SELECT * FROM _source_table) GROUP BY SESSION(rowtime, INTERVAL '1' SECOND), i",
+        "GROUP BY SESSION(...) reads one table"
+      },
+      {"SELECT i, COUNT(*) FROM _source_table GROUP BY i", "a GROUP BY without TUMBLE"},
+      {"SELECT i, op FROM _source_table", "a query without GROUP BY TUMBLE"},
+      {
+        "SELECT a.i, COUNT(*) FROM _source_table a JOIN _source_table b ON a.i = b.i GROUP BY TUMBLE(a.rowtime, INTERVAL '1' SECOND), a.i",
+        "a JOIN"
+      },
+      {
+        "SELECT i, COUNT(*) OVER (PARTITION BY i ORDER BY rowtime) FROM _source_table",
+        "an OVER window"
+      },
+      {
+        "SELECT i, COUNT(*) AS n FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i ORDER BY n",
+        "ORDER BY"
+      },
+      {
+        "SELECT i, COUNT(DISTINCT op) FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i",
+        "COUNT(DISTINCT ...)"
+      },
+    };
+    for (String[] query : refused) {
+      InvalidQueryException e =
+          assertThrows(
+              InvalidQueryException.class, () -> WindowedQuery.plan(table, query[0]), query[0]);
+      assertThat(query[0], e.getMessage(), containsString(query[1]));
+      assertThat(e.getMessage(), containsString("sql takes SELECT"));
+    }
+  }
+
+  /**
+   * In a time zone, as Flink SQL's {@code table.local-time-zone} has it: {@code rowtime}, a {@code
+   * TIMESTAMP} column, the window's bounds and what {@code DATE_FORMAT} writes are local dates and
+   * times there, and a {@code TIMESTAMP} literal in {@code WHERE} is read there; the event time and
+   * the window the pane engine sees stay the same instants.
+   */
+  @Test
+  void inATimeZoneEveryTimestampOfTheQueryIsALocalTimeThere() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            SqlTable.of("events", "t BIGINT, seen TIMESTAMP, i VARCHAR", "t")
+                .withTimeZone(ZoneId.of("Asia/Shanghai")),
+            "SELECT i, DATE_FORMAT(TUMBLE_END(rowtime, INTERVAL '1' SECOND), 'yyyy-MM-dd HH:mm:ss')"
+                + " AS e, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, MAX(seen) AS latest"
+                + " FROM events WHERE rowtime >= TIMESTAMP '2023-11-15 06:13:21'"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
+    Event before = format.parse("1700000000500,2023-11-14T22:13:20Z,idx");
+    Event a = format.parse("1700000001000,2023-11-14T22:13:21Z,idx");
+    Event b = format.parse("1700000001500,1700000001500,idx");
+
+    assertThat(a.eventTime(), equalTo(new Instant(1700000001000L)));
+    assertThat(query.isFiltered(before.key()), equalTo(true));
+    assertThat(query.isFiltered(a.key()), equalTo(false));
+    Object[] row =
+        query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)));
+    assertThat(row[1], equalTo("2023-11-15 06:13:22"));
+    assertThat(query.shown(2, row[2]), equalTo("2023-11-15 06:13:21.000"));
+    assertThat(query.shown(3, row[3]), equalTo("2023-11-15 06:13:21.500"));
+  }
+
+  /**
+   * A window that does not divide the zone's offset from UTC would start at another local time than
+   * Flink SQL's (Kolkata is 5:30 ahead: an hour's window would start at half past): refused, and
+   * the windows that do divide it run.
+   */
+  @Test
+  void aWindowThatWouldStartAtAnotherLocalTimeThanFlinksIsRefused() throws Exception {
+    SqlTable kolkata = s5Table().withTimeZone(ZoneId.of("Asia/Kolkata"));
+    String hourly =
+        "SELECT i, COUNT(*) AS n FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' HOUR), i";
+
+    InvalidQueryException e =
+        assertThrows(InvalidQueryException.class, () -> WindowedQuery.plan(kolkata, hourly));
+
+    assertThat(
+        e.getMessage(),
+        equalTo(
+            "in --timeZone=Asia/Kolkata, which has been UTC+05:30 at times since 1973, a window of 1h"
+                + " would start 30m after the local time Flink SQL starts it at: sql aligns"
+                + " windows on UTC; give a window that divides the zone's offset, or"
+                + " --timeZone=UTC"));
+    assertThat(
+        assertThrows(
+                InvalidQueryException.class,
+                () -> WindowedQuery.plan(kolkata, hourly.replace("'1' HOUR", "'1' DAY")))
+            .getMessage(),
+        containsString("a window of 24h would start 5h30m after the local time"));
+    assertThat(
+        WindowedQuery.plan(kolkata, hourly.replace("'1' HOUR", "'30' MINUTE"))
+            .windows()
+            .size()
+            .getStandardMinutes(),
+        equalTo(30L));
+    assertThat(
+        WindowedQuery.plan(s5Table(), hourly.replace("'1' HOUR", "'1' DAY"))
+            .windows()
+            .size()
+            .getStandardDays(),
+        equalTo(1L));
+  }
+
+  @Test
+  void aSyntaxErrorSaysItsLineAndColumn() throws Exception {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class,
+            () -> WindowedQuery.plan(s5Table(), "SELECT i,\nCOUNT(* FROM _source_table"));
+
+    assertThat(e.line(), equalTo(2));
+    assertThat(e.column(), equalTo(9));
+    assertThat(e.getMessage(), containsString("syntax error at line 2, column 9"));
+  }
+
+  @Test
+  void aSchemaThatIsNotAColumnListSaysWhereInOneLine() {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class, () -> SqlTable.of("t", "t BIGINT i VARCHAR", "t"));
+
+    assertThat(
+        e.getMessage(),
+        equalTo(
+            "'t BIGINT i VARCHAR' is not a column list such as 't BIGINT, i VARCHAR':"
+                + " Encountered \"i\" at column 10"));
+  }
+
+  @Test
+  void anUnknownColumnSaysWhichColumnsThereAre() throws Exception {
+    InvalidQueryException e =
+        assertThrows(
+            InvalidQueryException.class,
+            () ->
+                WindowedQuery.plan(
+                    s5Table(),
+                    "SELECT idx, COUNT(*) FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), idx"));
+
+    assertThat(e.unknownColumn(), equalTo("idx"));
+    assertThat(e.columns(), contains("t", "i", "op", "rowtime"));
+    assertThat(e.getMessage(), containsString("at line 1, column 88: there is no column 'idx'"));
+  }
+
+  private static WindowPane pane(long start, long size) {
+    return new WindowPane(new Instant(start), new Instant(start + size), Timing.ON_TIME, 0, true);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <AccumT> List<Object> aggregate(WindowedQuery query, List<Event> events) {
+    CombineFn<Event, AccumT, List<Object>> fn =
+        (CombineFn<Event, AccumT, List<Object>>) (CombineFn<?, ?, ?>) query.aggregate();
+    AccumT accumulator = fn.createAccumulator();
+    for (Event event : events) {
+      accumulator = fn.addInput(accumulator, event);
+    }
+    return new ArrayList<>(fn.extractOutput(accumulator));
+  }
+}
