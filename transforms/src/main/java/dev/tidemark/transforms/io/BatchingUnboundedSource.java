@@ -16,9 +16,9 @@ import org.joda.time.Duration;
  * elements, each with a bound on the watermark its records can meet downstream.
  *
  * <p>Why: the FlinkRunner asks a source's reader for one element at a time, and after each one it
- * copies every Beam metric of the source step into Flink's ({@code ReaderInvocationUtil}). Read a
- * record at a time, that copy took 44 % of the CPU of a Kafka source's thread. A batch pays it once
- * for all its records. This is written here because Beam offers no way to read a source in batches.
+ * copies every Beam metric of the source step into Flink's ({@code ReaderInvocationUtil}), a cost
+ * per element that dwarfs reading a record. A batch pays it once for all its records. This is
+ * written here because Beam offers no way to read a source in batches.
  *
  * <p>What stays the same:
  *

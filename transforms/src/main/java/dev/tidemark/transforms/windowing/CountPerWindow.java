@@ -36,7 +36,7 @@ public final class CountPerWindow extends PTransform<PCollection<Event>, PCollec
   public static final TupleTag<WindowResult> RESULTS = new TupleTag<WindowResult>() {};
 
   /** Events that arrived after their window had expired. */
-  public static final TupleTag<Expired<Event>> LATE = CaptureLateData.LATE;
+  public static final TupleTag<Expired<Event>> LATE = new TupleTag<Expired<Event>>() {};
 
   private static final KvCoder<EventKey, Event> KEYED_EVENT_CODER =
       KvCoder.of(EventKey.Coder.of(), Event.Coder.of());

@@ -1,18 +1,9 @@
 package dev.tidemark.transforms.windowing;
 
 import java.io.Serializable;
-import org.apache.beam.sdk.transforms.windowing.AfterPane;
-import org.apache.beam.sdk.transforms.windowing.AfterProcessingTime;
-import org.apache.beam.sdk.transforms.windowing.AfterWatermark;
 import org.apache.beam.sdk.transforms.windowing.FixedWindows;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.transforms.windowing.Never;
-import org.apache.beam.sdk.transforms.windowing.SlidingWindows;
-import org.apache.beam.sdk.transforms.windowing.Window;
-import org.apache.beam.sdk.transforms.windowing.Window.ClosingBehavior;
-import org.apache.beam.sdk.transforms.windowing.Window.OnTimeBehavior;
-import org.apache.beam.sdk.transforms.windowing.WindowFn;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -20,11 +11,9 @@ import org.joda.time.Instant;
 /**
  * tidemark's event-time windowing: which windows a record belongs to ({@link #fixed}, {@link
  * #sliding}, {@link #cumulating} or {@link #sessions}), the allowed lateness, the idle flush and
- * which panes come out, with the one definition of when a window has expired. The pane steps
- * ({@link AggregatePerWindow}, and the replay's in {@code dev.tidemark.transforms.replay}) take it;
- * so do {@link CaptureLateData} and the GroupByKey that follows it, for tumbling windows, and
- * {@link #windowInto()}, Beam's own trigger over the same windows, which the tests hold the engine
- * to as its specification.
+ * which panes come out, with the one definition of when a window has expired. The pane engine takes
+ * it: live in {@link AggregatePerWindow} and {@link CountPerWindow}, on a recording in {@code
+ * dev.tidemark.transforms.replay}; both decide panes with {@link PaneEngine}.
  *
  * <pre>{@code
  * EventTimeWindowing windowing =
@@ -33,21 +22,27 @@ import org.joda.time.Instant;
  *         .withIdleFlush(Duration.standardSeconds(10));
  * }</pre>
  *
- * <p>The trigger ({@link #windowInto()}):
+ * <p>The panes of a window (W is the watermark, {@code [start, end)} the window):
  *
  * <ul>
- *   <li>an ON_TIME pane when the watermark passes the end of the window, always, even when it
- *       repeats an early pane, so every window says when it was complete;
- *   <li>an EARLY pane {@code idleFlush} of processing time after the first element of a pane: a
- *       window with data produces a result even when the watermark is stuck for any reason (a stuck
- *       upstream, a silent side of a join) that no source policy can see;
- *   <li>a LATE pane for every late element within the allowed lateness, and a final pane when the
- *       window expires, always;
- *   <li>accumulating panes: each pane holds everything so far, so a consumer keeps the latest pane
- *       per (key, window) (the final one once it has come, {@link
- *       dev.tidemark.transforms.model.WindowResult} says why), and the final pane holds every
- *       record that was not captured as late.
+ *   <li>an ON_TIME pane when W passes the end of the window, always, even when it repeats an early
+ *       pane, so every window says when it was complete;
+ *   <li>an EARLY pane when a window with data has waited {@link #withIdleFlush idleFlush} of
+ *       processing time since W last moved: a window with data produces a result even when the
+ *       watermark is stuck for a reason no source policy can see (a stuck upstream, a silent side
+ *       of a join), and a steady stream gets no EARLY pane;
+ *   <li>a LATE pane for each record that comes after the end but within the allowed lateness, and a
+ *       final pane when the window expires ({@link #isExpired}: its last millisecond plus the
+ *       allowed lateness is behind W); a record for an expired window is never added to it, but
+ *       goes to the late output with its window and the watermark it met;
+ *   <li>accumulating panes: each holds everything so far, so a consumer keeps the latest pane per
+ *       (key, window), the final one once it has come ({@link
+ *       dev.tidemark.transforms.model.WindowResult} says why);
+ *   <li>with {@link #withFinalPaneOnly}, each window's final pane alone.
  * </ul>
+ *
+ * <p>A sliding or cumulating window's panes are made from slices, each record added once ({@link
+ * SlicedPanesFn}); a session's are its key's merged sessions ({@link SessionPanesFn}).
  */
 public final class EventTimeWindowing implements Serializable {
 
@@ -128,10 +123,8 @@ public final class EventTimeWindowing implements Serializable {
   }
 
   /**
-   * How long an open window with data waits before an EARLY pane. tidemark's pane engine ({@link
-   * AggregatePerWindow}, {@link CountPerWindow}) waits this long after the watermark last moved, so
-   * a steady stream gets no EARLY pane ({@link PaneEngine}); Beam's trigger of {@link
-   * #windowInto()} waits this long after the first element of a pane, whatever the watermark.
+   * How long an open window with data waits before an EARLY pane: this long of processing time
+   * after the watermark last moved, so a steady stream gets no EARLY pane ({@link PaneEngine}).
    */
   public EventTimeWindowing withIdleFlush(Duration idleFlush) {
     if (idleFlush == null || idleFlush.getMillis() <= 0) {
@@ -247,47 +240,6 @@ public final class EventTimeWindowing implements Serializable {
     return maxTimestamp > latestUncappedMaxTimestampMillis
         ? GlobalWindow.INSTANCE.maxTimestamp().getMillis()
         : maxTimestamp + allowedLateness.getMillis();
-  }
-
-  /**
-   * Assigns elements to this preset's windows, with its trigger: Beam's {@code FixedWindows} or
-   * {@code SlidingWindows}; Beam has no cumulating windows.
-   */
-  public <T> Window<T> windowInto() {
-    WindowFn<Object, IntervalWindow> windowFn = beamWindowFn();
-    if (finalPaneOnly) {
-      // One pane per window, when it is collected at expiry: Beam fires it whatever the trigger.
-      return Window.<T>into(windowFn)
-          .triggering(Never.ever())
-          .withAllowedLateness(allowedLateness, ClosingBehavior.FIRE_ALWAYS)
-          .withOnTimeBehavior(OnTimeBehavior.FIRE_IF_NON_EMPTY)
-          .accumulatingFiredPanes();
-    }
-    return Window.<T>into(windowFn)
-        .triggering(
-            AfterWatermark.pastEndOfWindow()
-                // A window with data produces a result even if the watermark never comes.
-                .withEarlyFirings(
-                    AfterProcessingTime.pastFirstElementInPane().plusDelayOf(idleFlush))
-                .withLateFirings(AfterPane.elementCountAtLeast(1)))
-        .withAllowedLateness(allowedLateness, ClosingBehavior.FIRE_ALWAYS)
-        .withOnTimeBehavior(OnTimeBehavior.FIRE_ALWAYS)
-        .accumulatingFiredPanes();
-  }
-
-  private WindowFn<Object, IntervalWindow> beamWindowFn() {
-    switch (kind.shape()) {
-      case TUMBLING:
-        return windows;
-      case SLIDING:
-        return SlidingWindows.of(kind.size()).every(kind.slide());
-      case SESSIONS:
-        throw new IllegalArgumentException(
-            "the preset takes no sessions: " + kind + " runs on tidemark's pane engine only");
-      default:
-        throw new IllegalArgumentException(
-            "Beam has no cumulating windows: " + kind + " runs on tidemark's pane engine only");
-    }
   }
 
   @Override

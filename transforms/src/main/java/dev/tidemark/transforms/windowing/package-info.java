@@ -5,9 +5,7 @@
  * dev.tidemark.transforms.windowing.PaneEngine}), its live steps for any {@code KV<K, V>} ({@link
  * dev.tidemark.transforms.windowing.AggregatePerWindow}, with {@link
  * dev.tidemark.transforms.windowing.CountPerWindow} as the adapter for events; for batches, what a
- * batch's watermark bound proves on time is aggregated before the shuffle), and exact late-data
- * capture in front of a user's own GroupByKey ({@link
- * dev.tidemark.transforms.windowing.CaptureLateData}). Recordings use {@code replay}, on the same
- * core. Depends on {@code model}, {@code watermark}, and {@code metrics}.
+ * batch's watermark bound proves on time is aggregated before the shuffle). Recordings use {@code
+ * replay}, on the same core. Depends on {@code model}, {@code watermark}, and {@code metrics}.
  */
 package dev.tidemark.transforms.windowing;

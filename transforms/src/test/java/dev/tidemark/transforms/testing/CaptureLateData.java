@@ -1,7 +1,9 @@
-package dev.tidemark.transforms.windowing;
+package dev.tidemark.transforms.testing;
 
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
@@ -16,11 +18,12 @@ import org.apache.beam.sdk.values.TypeDescriptor;
 import org.joda.time.Duration;
 
 /**
- * Routes every event whose window has expired to a {@link #LATE} output instead of letting the
+ * The late capture of the specification the pane engine is held to ({@link PresetCountPerWindow}):
+ * routes every event whose window has expired to a {@link #LATE} output instead of letting the
  * GroupByKey after it drop it silently; passes every other event on, in the global window, for
- * {@link EventTimeWindowing#windowInto()} and a GroupByKey.
+ * {@link BeamTrigger#windowInto} and a GroupByKey. Tumbling windows only.
  *
- * <h3>Why it is exact</h3>
+ * <h2>Why it is exact</h2>
  *
  * <p>Beam drops a late element in the GroupByKey when {@code expiresAt(window) < inputWatermark},
  * and only counts it ({@code droppedDueToLateness}). This step makes the same test, with the same
@@ -59,8 +62,8 @@ public final class CaptureLateData extends PTransform<PCollection<Event>, PColle
 
   /**
    * Captures what would be too late for {@code windowing}, whose windows must tumble: a record of
-   * sliding or session windows is in several windows, or in one that merges, and the pane engine
-   * ({@link AggregatePerWindow}) judges each.
+   * sliding or session windows is in several windows, or in one that merges, and only the pane
+   * engine judges each.
    */
   public static CaptureLateData of(EventTimeWindowing windowing) {
     return new CaptureLateData(windowing.requireTumbling("CaptureLateData"));

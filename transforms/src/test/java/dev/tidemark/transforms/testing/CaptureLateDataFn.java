@@ -1,8 +1,10 @@
-package dev.tidemark.transforms.windowing;
+package dev.tidemark.transforms.testing;
 
 import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.windowing.EventTimeWindowing;
+import dev.tidemark.transforms.windowing.Expired;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.state.TimeDomain;
 import org.apache.beam.sdk.state.Timer;

@@ -4,7 +4,6 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.model.WindowResult;
-import dev.tidemark.transforms.windowing.CaptureLateData;
 import dev.tidemark.transforms.windowing.CountAndSumFn;
 import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -23,10 +22,10 @@ import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
- * The specification of {@link CountPerWindow}: the library preset, {@link CaptureLateData} then
- * {@link EventTimeWindowing#windowInto()} and a {@code Combine.perKey}, with Beam's own trigger
- * machinery deciding the panes. Same input and output tags as {@link CountPerWindow}; its results
- * stay in their windows and panes, so a test can also use {@code PAssert}'s pane filters.
+ * The specification of {@link CountPerWindow}: {@link CaptureLateData} then {@link
+ * BeamTrigger#windowInto} and a {@code Combine.perKey}, with Beam's own trigger machinery deciding
+ * the panes. Same input and output tags as {@link CountPerWindow}; its results stay in their
+ * windows and panes, so a test can also use {@code PAssert}'s pane filters.
  */
 public final class PresetCountPerWindow extends PTransform<PCollection<Event>, PCollectionTuple> {
 
@@ -46,7 +45,7 @@ public final class PresetCountPerWindow extends PTransform<PCollection<Event>, P
     PCollection<WindowResult> results =
         captured
             .get(CaptureLateData.ACCEPTED)
-            .apply("Window", windowing.<Event>windowInto())
+            .apply("Window", BeamTrigger.<Event>windowInto(windowing))
             .apply(
                 "ToCountAndSum",
                 MapElements.into(

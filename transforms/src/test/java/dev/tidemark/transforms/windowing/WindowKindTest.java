@@ -79,7 +79,9 @@ class WindowKindTest {
     IllegalArgumentException onlyTumbling =
         assertThrows(
             IllegalArgumentException.class,
-            () -> CaptureLateData.of(EventTimeWindowing.sliding(S.multipliedBy(2), S)));
+            () ->
+                dev.tidemark.transforms.testing.CaptureLateData.of(
+                    EventTimeWindowing.sliding(S.multipliedBy(2), S)));
     assertThat(
         onlyTumbling.getMessage(), containsString("CaptureLateData takes tumbling windows only"));
   }
