@@ -7,7 +7,7 @@ import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tidemark.transforms.testing.ChildJvms;
+import dev.tidemark.stack.FlinkCli;
 import dev.tidemark.transforms.testing.KafkaBroker;
 import dev.tidemark.transforms.testing.SharedKafkaBroker;
 import java.net.http.HttpResponse;
@@ -113,28 +113,22 @@ class FlinkLaunchersIT {
         equalTo(expectedMetrics));
   }
 
-  /** Flink's {@code flink run} ({@code CliFrontend}) of the job jar with {@code arguments}. */
+  /**
+   * Flink's {@code flink run} of the job jar with {@code arguments}, as {@code stack flink run}
+   * starts it ({@link FlinkCli}), against the cluster's address in its configuration directory.
+   */
   private Process flinkRun(FlinkCluster cluster, String name, List<String> arguments)
       throws Exception {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.flink.client.cli.CliFrontend",
-                "run",
-                "-m",
-                cluster.master(),
-                JAR.toString()));
+    List<String> command = new ArrayList<>(List.of("run", JAR.toString()));
     command.addAll(arguments);
-    ProcessBuilder flinkRunCommand =
-        ChildJvms.java(command.toArray(String[]::new))
-            .redirectOutput(directory.resolve(name + "-flink-run.log").toFile());
-    // Where Flink's CLI reads the cluster's configuration, as bin/flink sets it.
-    flinkRunCommand
-        .environment()
-        .put("FLINK_CONF_DIR", cluster.configurationDirectory().toString());
-    return flinkRunCommand.start();
+    return FlinkCli.command(
+            cluster.configurationDirectory(),
+            directory.resolve(name + "-flink-cli.log"),
+            List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+            command)
+        .redirectErrorStream(true)
+        .redirectOutput(directory.resolve(name + "-flink-run.log").toFile())
+        .start();
   }
 
   /** {@code flinkRun} ended well, saying it submitted the job named {@code job}. */

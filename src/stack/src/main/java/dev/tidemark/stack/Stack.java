@@ -43,7 +43,14 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *                                    prints every record (with --keys=true, its key, a tab, then
  *                                    its value), until none came for that long
  * stack stop [--dir=DIR] [--logs=delete]
+ * stack [--dir=DIR] flink ARGUMENTS...       Flink's own command line (bin/flink) against the
+ *                                    stack's cluster, e.g. flink run JAR ...; Flink's logs go to
+ *                                    DIR/flink-cli.log
  * </pre>
+ *
+ * <p>Without {@code --dir}, {@code start} uses the default directory and every other command the
+ * one stack that is running, which it names; with none or several running, it refuses in one line
+ * ({@link RunningStacks}).
  *
  * <p>{@code start} runs each node in a JVM of its own that outlives the command, logs in {@code
  * DIR/*.log}, waits until the broker answers and the TaskManagers have registered, and writes
@@ -54,17 +61,18 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class Stack {
 
   private static final Duration STARTUP = Duration.ofSeconds(120);
-  private static final String STATE = "stack.properties";
+  private static final String STATE = RunningStacks.STATE;
+  private static final Path DEFAULT_DIRECTORY =
+      Path.of(System.getProperty("java.io.tmpdir"), "tidemark-stack");
 
   private final Path directory;
   private final Map<String, String> options;
 
-  private Stack(Map<String, String> options) {
+  private final RunningStacks running = RunningStacks.ofThisMachine();
+
+  private Stack(Map<String, String> options, Path directory) {
     this.options = options;
-    this.directory =
-        Path.of(
-            options.getOrDefault(
-                "dir", Path.of(System.getProperty("java.io.tmpdir"), "tidemark-stack").toString()));
+    this.directory = directory;
   }
 
   public static void main(String[] args) throws Exception {
@@ -79,12 +87,24 @@ public final class Stack {
       System.exit(2);
       return;
     }
-    Stack stack = new Stack(command.options());
-    List<String> words = command.words();
-    if (!command.name().equals("start") && !command.options().containsKey("dir")) {
-      // Not silently: the default directory may hold another stack than the one meant.
-      System.err.println("stack: the stack in " + stack.directory + " (--dir=DIR for another)");
+    Path directory;
+    if (command.options().containsKey("dir")) {
+      directory = Path.of(command.options().get("dir"));
+    } else if (command.name().equals("start")) {
+      directory = DEFAULT_DIRECTORY;
+    } else {
+      try {
+        directory = RunningStacks.ofThisMachine().theOnlyOne();
+      } catch (IllegalArgumentException e) {
+        System.err.println("stack: " + e.getMessage());
+        System.exit(2);
+        return;
+      }
+      // Not silently: say which stack the command goes to.
+      System.err.println("stack: the stack in " + directory);
     }
+    Stack stack = new Stack(command.options(), directory);
+    List<String> words = command.words();
     try {
       switch (command.name()) {
         case "start" -> stack.start();
@@ -92,6 +112,7 @@ public final class Stack {
         case "topic" -> stack.createTopic(words.get(0), Integer.parseInt(words.get(1)));
         case "produce" -> stack.produce(words.get(0), Path.of(words.get(1)));
         case "consume" -> stack.consume(words.get(0));
+        case "flink" -> System.exit(stack.flink(words));
         default -> throw new IllegalStateException("no such command: " + command.name());
       }
     } catch (IllegalStateException e) {
@@ -147,6 +168,7 @@ public final class Stack {
     try (OutputStream out = Files.newOutputStream(directory.resolve(STATE))) {
       state.store(out, "tidemark stack");
     }
+    running.register(directory);
     awaitKafka(state.getProperty("kafka"));
     awaitTaskManagers(flinkPort, taskManagers);
     System.out.println("kafka: " + state.getProperty("kafka"));
@@ -175,6 +197,7 @@ public final class Stack {
         node.destroyForcibly();
       }
     }
+    running.unregister(directory);
     boolean deleteLogs = "delete".equals(options.get("logs"));
     try (Stream<Path> files = Files.walk(directory)) {
       files
@@ -243,6 +266,19 @@ public final class Stack {
         }
       }
     }
+  }
+
+  /**
+   * Runs Flink's command line ({@link FlinkCli}) with {@code arguments} against this stack's
+   * cluster, its output on the terminal and Flink's logs in {@code DIR/flink-cli.log}; returns its
+   * exit code.
+   */
+  private int flink(List<String> arguments) throws Exception {
+    state();
+    return FlinkCli.command(directory, log("flink-cli"), List.of(), arguments)
+        .inheritIO()
+        .start()
+        .waitFor();
   }
 
   /** Starts a Flink node, {@code mainClass}, with the JVM options and configuration it takes. */

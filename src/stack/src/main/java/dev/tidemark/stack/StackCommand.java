@@ -10,10 +10,13 @@ import java.util.TreeSet;
 /**
  * A {@code stack} command line, checked before anything runs: the command, its words, and its
  * {@code --name=value} options, each one the command takes. Every command takes {@code --dir}, the
- * stack's directory; without it, the default one.
+ * stack's directory: for {@code start}, the default one without it; for the others, the one stack
+ * that is running ({@link RunningStacks}). {@code flink} passes every word after it to Flink's own
+ * command line, options among them, so its {@code --dir} comes before it: {@code stack --dir=DIR
+ * flink run JAR ...}.
  *
- * @param name the command: {@code start}, {@code stop}, {@code topic}, {@code produce} or {@code
- *     consume}
+ * @param name the command: {@code start}, {@code stop}, {@code topic}, {@code produce}, {@code
+ *     consume} or {@code flink}
  * @param words the words after the command, as many as it takes
  * @param options the options given, by name
  */
@@ -29,11 +32,12 @@ record StackCommand(String name, List<String> words, Map<String, String> options
           "stop", new Shape(List.of(), Set.of("dir", "logs")),
           "topic", new Shape(List.of("NAME", "PARTITIONS"), Set.of("dir")),
           "produce", new Shape(List.of("TOPIC", "FILE"), Set.of("dir")),
-          "consume", new Shape(List.of("TOPIC"), Set.of("dir", "seconds", "keys")));
+          "consume", new Shape(List.of("TOPIC"), Set.of("dir", "seconds", "keys")),
+          "flink", new Shape(List.of("ARGUMENTS..."), Set.of("dir")));
 
   static final String USAGE =
       "usage: stack start|stop|topic NAME PARTITIONS|produce TOPIC FILE|consume TOPIC"
-          + " [--dir=DIR] [options]";
+          + " [--dir=DIR] [options], or stack [--dir=DIR] flink ARGUMENTS...";
 
   /**
    * The command {@code args} give.
@@ -44,7 +48,14 @@ record StackCommand(String name, List<String> words, Map<String, String> options
   static StackCommand parse(String... args) {
     List<String> words = new ArrayList<>();
     Map<String, String> options = new LinkedHashMap<>();
-    for (String arg : args) {
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("flink") && words.isEmpty()) {
+        // Flink's command line takes the rest as it is, its own options among them.
+        words.add(arg);
+        words.addAll(List.of(args).subList(i + 1, args.length));
+        break;
+      }
       if (arg.startsWith("--")) {
         int equals = arg.indexOf('=');
         String name = arg.substring(2, equals < 0 ? arg.length() : equals);
@@ -63,7 +74,8 @@ record StackCommand(String name, List<String> words, Map<String, String> options
     }
     String name = words.remove(0);
     Shape shape = SHAPES.get(name);
-    if (words.size() != shape.words().size()) {
+    boolean flinkWithArguments = name.equals("flink") && !words.isEmpty();
+    if (!flinkWithArguments && words.size() != shape.words().size()) {
       List<String> usage = new ArrayList<>(List.of("usage: stack", name));
       usage.addAll(shape.words());
       usage.add("[--dir=DIR]");

@@ -53,6 +53,21 @@ class StackCommandTest {
         equalTo("--dir is given more than once"));
   }
 
+  @Test
+  void flinkPassesEveryWordAfterItToFlinksCommandLine() {
+    assertThat(
+        StackCommand.parse("--dir=/tmp/mine", "flink", "run", "-d", "job.jar", "metrics", "--x=1"),
+        equalTo(
+            new StackCommand(
+                "flink",
+                List.of("run", "-d", "job.jar", "metrics", "--x=1"),
+                Map.of("dir", "/tmp/mine"))));
+    assertThat(refusal("flink"), equalTo("usage: stack flink ARGUMENTS... [--dir=DIR]"));
+    assertThat(
+        refusal("--seconds=3", "flink", "list"),
+        equalTo("--seconds is not an option of flink; it takes --dir"));
+  }
+
   private static String refusal(String... args) {
     return assertThrows(IllegalArgumentException.class, () -> StackCommand.parse(args))
         .getMessage();
