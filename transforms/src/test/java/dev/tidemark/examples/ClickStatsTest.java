@@ -2,7 +2,7 @@ package dev.tidemark.examples;
 
 // GUIDE-OWN-TYPE-TEST-START
 import dev.tidemark.transforms.model.DeadLetter;
-import dev.tidemark.transforms.windowing.Expired;
+import dev.tidemark.transforms.windowing.KeyedExpired;
 import dev.tidemark.transforms.windowing.KeyedPane;
 import dev.tidemark.transforms.windowing.PerWindowResult;
 import java.nio.file.Files;
@@ -16,7 +16,6 @@ import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TypeDescriptors;
@@ -124,16 +123,13 @@ class ClickStatsTest {
   }
 
   private static PCollection<String> tooLate(
-      PCollection<KV<String, Expired<ClickStats.Click>>> expired) {
+      PCollection<KeyedExpired<String, ClickStats.Click>> expired) {
     return expired.apply(
         "TooLate",
         MapElements.into(TypeDescriptors.strings())
             .via(
-                (KV<String, Expired<ClickStats.Click>> late) ->
-                    late.getValue().value().userId()
-                        + " late by "
-                        + late.getValue().lateBy().getMillis()
-                        + " ms"));
+                (KeyedExpired<String, ClickStats.Click> late) ->
+                    late.value().userId() + " late by " + late.lateBy().getMillis() + " ms"));
   }
 
   private static PCollection<String> reasons(PCollection<DeadLetter> deadLetters) {

@@ -4,25 +4,25 @@ import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.windowing.Expired;
+import dev.tidemark.transforms.windowing.KeyedExpired;
 import java.util.Comparator;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.SerializableComparator;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
-import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
  * A user's own records of one recording as the replay's steps read them: parsed by the user's
- * format, keyed by the user's function; late ones as {@code KV(key, Expired)}, the type {@code
- * AggregatePerWindow} gives a live run's.
+ * format, keyed by the user's function; late ones as {@link KeyedExpired}, the type {@code
+ * AggregatePerWindow.intoResult} gives a live run's.
  *
  * @param <K> the user's key
  * @param <T> the user's record
  */
-final class KeyedRecordType<K, T> extends ReplayRecordType<K, ArrivedRecord<T>, KV<K, Expired<T>>> {
+final class KeyedRecordType<K, T>
+    extends ReplayRecordType<K, ArrivedRecord<T>, KeyedExpired<K, T>> {
 
   private static final long serialVersionUID = 1L;
 
@@ -74,8 +74,8 @@ final class KeyedRecordType<K, T> extends ReplayRecordType<K, ArrivedRecord<T>, 
   }
 
   @Override
-  KV<K, Expired<T>> late(ArrivedRecord<T> record, IntervalWindow window, Instant watermark) {
-    return KV.of(
+  KeyedExpired<K, T> late(ArrivedRecord<T> record, IntervalWindow window, Instant watermark) {
+    return new KeyedExpired<>(
         keyOf(record), new Expired<>(record.value(), record.eventTime(), window, watermark));
   }
 
@@ -100,7 +100,7 @@ final class KeyedRecordType<K, T> extends ReplayRecordType<K, ArrivedRecord<T>, 
   }
 
   @Override
-  Coder<KV<K, Expired<T>>> lateCoder() {
-    return KvCoder.of(keyCoder, Expired.ExpiredCoder.of(recordCoder));
+  Coder<KeyedExpired<K, T>> lateCoder() {
+    return KeyedExpired.KeyedExpiredCoder.of(keyCoder, recordCoder);
   }
 }

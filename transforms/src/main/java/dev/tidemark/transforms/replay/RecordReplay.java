@@ -36,7 +36,7 @@ import org.joda.time.Duration;
  *         clicks.aggregatePerWindow(
  *             windowing, Click::page, StringUtf8Coder.of(), Count.<Click>combineFn()));
  * perPage.finalPanes();   // one KeyedPane(page, pane, count) per page and window
- * perPage.expired();      // KV(page, Expired(click, event time, window, watermark))
+ * perPage.expired();      // KeyedExpired(page, Expired(click, event time, window, watermark))
  * perPage.deadLetters();  // lines that are no click, with the reason
  * }</pre>
  *

@@ -2,7 +2,7 @@ package dev.tidemark.transforms.replay;
 
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
-import dev.tidemark.transforms.windowing.Expired;
+import dev.tidemark.transforms.windowing.KeyedExpired;
 import dev.tidemark.transforms.windowing.KeyedPane;
 import dev.tidemark.transforms.windowing.PerWindowResult;
 import java.util.List;
@@ -56,7 +56,7 @@ public final class RecordReplayPerWindow<K, T, OutputT>
     } catch (CannotProvideCoderException e) {
       throw new IllegalArgumentException("no coder for the output of " + aggregate, e);
     }
-    ReplayPanes<K, ArrivedRecord<T>, KV<K, Expired<T>>, ?, OutputT, KeyedPane<K, OutputT>> decide =
+    ReplayPanes<K, ArrivedRecord<T>, KeyedExpired<K, T>, ?, OutputT, KeyedPane<K, OutputT>> decide =
         new ReplayPanes<>(
             List.of(KV.of("", read)),
             type,

@@ -245,7 +245,7 @@ public final class AggregatePerWindow<K, V, OutputT>
     @Override
     public PerWindowResult<K, V, OutputT> expand(PCollection<KV<K, V>> input) {
       TupleTag<KeyedPane<K, OutputT>> typedPanes = new TupleTag<>();
-      TupleTag<KV<K, Expired<V>>> expiredValues = new TupleTag<>();
+      TupleTag<KeyedExpired<K, V>> expiredValues = new TupleTag<>();
       PCollectionTuple decided =
           decideValues(
               input,

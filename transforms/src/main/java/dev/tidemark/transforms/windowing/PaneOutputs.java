@@ -81,13 +81,15 @@ abstract class PaneOutputs<K, V, OutputT, PaneT, ExpiredT> implements Serializab
     }
   }
 
-  /** The outputs of {@link AggregatePerWindow#intoResult}: typed panes, and the expired values. */
+  /**
+   * The outputs of {@link AggregatePerWindow#intoResult}: typed panes, and typed expired values.
+   */
   static final class Typed<K, V, OutputT>
-      extends PaneOutputs<K, V, OutputT, KeyedPane<K, OutputT>, KV<K, Expired<V>>> {
+      extends PaneOutputs<K, V, OutputT, KeyedPane<K, OutputT>, KeyedExpired<K, V>> {
 
     private static final long serialVersionUID = 1L;
 
-    Typed(TupleTag<KeyedPane<K, OutputT>> panes, TupleTag<KV<K, Expired<V>>> expired) {
+    Typed(TupleTag<KeyedPane<K, OutputT>> panes, TupleTag<KeyedExpired<K, V>> expired) {
       super(panes, expired);
     }
 
@@ -97,8 +99,8 @@ abstract class PaneOutputs<K, V, OutputT, PaneT, ExpiredT> implements Serializab
     }
 
     @Override
-    KV<K, Expired<V>> expired(K key, Expired<V> value) {
-      return KV.of(key, value);
+    KeyedExpired<K, V> expired(K key, Expired<V> value) {
+      return new KeyedExpired<>(key, value);
     }
 
     @Override
@@ -107,8 +109,8 @@ abstract class PaneOutputs<K, V, OutputT, PaneT, ExpiredT> implements Serializab
     }
 
     @Override
-    Coder<KV<K, Expired<V>>> expiredCoder(Coder<K> keyCoder, Coder<V> valueCoder) {
-      return KvCoder.of(keyCoder, Expired.ExpiredCoder.of(valueCoder));
+    Coder<KeyedExpired<K, V>> expiredCoder(Coder<K> keyCoder, Coder<V> valueCoder) {
+      return KeyedExpired.KeyedExpiredCoder.of(keyCoder, valueCoder);
     }
   }
 }

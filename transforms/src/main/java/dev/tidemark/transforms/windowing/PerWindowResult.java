@@ -8,7 +8,6 @@ import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PInput;
@@ -28,7 +27,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *     clicksByPage.apply(AggregatePerWindow.intoResult(windowing, new PageStatsFn()))
  *         .withDeadLetters(parsed.failures());
  * stats.finalPanes();  // one KeyedPane per page and window, with its whole value
- * stats.expired();     // KV(page, Expired(click, event time, window, watermark))
+ * stats.expired();     // KeyedExpired(page, Expired(click, event time, window, watermark))
  * }</pre>
  *
  * @param <K> the key
@@ -38,14 +37,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class PerWindowResult<K, V, OutputT> implements POutput {
 
   private final PCollection<KeyedPane<K, OutputT>> panes;
-  private final PCollection<KV<K, Expired<V>>> expired;
+  private final PCollection<KeyedExpired<K, V>> expired;
   private final PCollectionList<DeadLetter> deadLetterInputs;
   private @Nullable PCollection<KeyedPane<K, OutputT>> finalPanes;
   private @Nullable PCollection<DeadLetter> deadLetters;
 
   private PerWindowResult(
       PCollection<KeyedPane<K, OutputT>> panes,
-      PCollection<KV<K, Expired<V>>> expired,
+      PCollection<KeyedExpired<K, V>> expired,
       PCollectionList<DeadLetter> deadLetterInputs) {
     this.panes = panes;
     this.expired = expired;
@@ -55,7 +54,7 @@ public final class PerWindowResult<K, V, OutputT> implements POutput {
   /** The outputs of a window step, with the dead letters of the steps before it, if any. */
   public static <K, V, OutputT> PerWindowResult<K, V, OutputT> of(
       PCollection<KeyedPane<K, OutputT>> panes,
-      PCollection<KV<K, Expired<V>>> expired,
+      PCollection<KeyedExpired<K, V>> expired,
       PCollectionList<DeadLetter> deadLetters) {
     return new PerWindowResult<>(panes, expired, deadLetters);
   }
@@ -85,7 +84,7 @@ public final class PerWindowResult<K, V, OutputT> implements POutput {
   }
 
   /** Each value whose window had expired when it came, with its window and the watermark. */
-  public PCollection<KV<K, Expired<V>>> expired() {
+  public PCollection<KeyedExpired<K, V>> expired() {
     return expired;
   }
 
@@ -121,7 +120,7 @@ public final class PerWindowResult<K, V, OutputT> implements POutput {
   public Map<TupleTag<?>, PValue> expand() {
     Map<TupleTag<?>, PValue> outputs = new LinkedHashMap<>();
     outputs.put(new TupleTag<KeyedPane<K, OutputT>>("panes"), panes);
-    outputs.put(new TupleTag<KV<K, Expired<V>>>("expired"), expired);
+    outputs.put(new TupleTag<KeyedExpired<K, V>>("expired"), expired);
     for (int i = 0; i < deadLetterInputs.size(); i++) {
       outputs.put(new TupleTag<DeadLetter>("deadLetters" + i), deadLetterInputs.get(i));
     }

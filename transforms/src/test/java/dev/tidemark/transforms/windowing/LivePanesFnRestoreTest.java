@@ -52,11 +52,11 @@ class LivePanesFnRestoreTest {
       PipelineOptionsFactory.fromArgs("--streaming").as(FlinkPipelineOptions.class);
   private static final CombineFn<Long, ?, Long> SUM = Sum.ofLongs();
   private static final TupleTag<KeyedPane<String, Long>> PANES = new TupleTag<>("panes");
-  private static final TupleTag<KV<String, Expired<Long>>> EXPIRED = new TupleTag<>("expired");
+  private static final TupleTag<KeyedExpired<String, Long>> EXPIRED = new TupleTag<>("expired");
   private static final Coder<KeyedPane<String, Long>> PANE =
       KeyedPane.KeyedPaneCoder.of(StringUtf8Coder.of(), VarLongCoder.of());
-  private static final Coder<KV<String, Expired<Long>>> EXPIRED_RECORD =
-      KvCoder.of(StringUtf8Coder.of(), Expired.ExpiredCoder.of(VarLongCoder.of()));
+  private static final Coder<KeyedExpired<String, Long>> EXPIRED_RECORD =
+      KeyedExpired.KeyedExpiredCoder.of(StringUtf8Coder.of(), VarLongCoder.of());
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static final OutputTag<WindowedValue<?>> EXPIRED_OUTPUT =
@@ -169,7 +169,7 @@ class LivePanesFnRestoreTest {
     for (StreamRecord<WindowedValue<?>> record :
         records == null ? List.<StreamRecord<WindowedValue<?>>>of() : records) {
       @SuppressWarnings("unchecked")
-      Expired<Long> late = ((KV<String, Expired<Long>>) record.getValue().getValue()).getValue();
+      KeyedExpired<String, Long> late = (KeyedExpired<String, Long>) record.getValue().getValue();
       expired.add(
           late.value()
               + " missed ["

@@ -84,12 +84,12 @@ class PerWindowResultTest {
                     "Late",
                     MapElements.into(TypeDescriptors.strings())
                         .via(
-                            (KV<String, Expired<Long>> late) ->
-                                late.getKey()
+                            (KeyedExpired<String, Long> late) ->
+                                late.key()
                                     + " "
-                                    + late.getValue().value()
+                                    + late.value()
                                     + " late by "
-                                    + late.getValue().lateBy().getMillis())))
+                                    + late.lateBy().getMillis())))
         .containsInAnyOrder("a 8 late by 13000");
     PAssert.that(
             result
@@ -129,6 +129,12 @@ class PerWindowResultTest {
     Expired<Long> expired = new Expired<>(8L, START, window, START.plus(Duration.millis(20_500)));
     CoderProperties.coderDecodeEncodeEqual(Expired.ExpiredCoder.of(VarLongCoder.of()), expired);
     assertThat(expired.lateBy(), equalTo(Duration.millis(20_500)));
+    KeyedExpired<String, Long> keyed = new KeyedExpired<>("a", expired);
+    CoderProperties.coderDecodeEncodeEqual(
+        KeyedExpired.KeyedExpiredCoder.of(StringUtf8Coder.of(), VarLongCoder.of()), keyed);
+    CoderProperties.coderDeterministic(
+        KeyedExpired.KeyedExpiredCoder.of(StringUtf8Coder.of(), VarLongCoder.of()), keyed, keyed);
+    assertThat(keyed.lateBy(), equalTo(Duration.millis(20_500)));
 
     // A late event of tidemark's own, from Kafka: its coder is found from its type.
     Event event =

@@ -83,12 +83,12 @@ class SlidingAndCumulatingWindowsTest {
             "MissedWindows",
             MapElements.into(TypeDescriptors.strings())
                 .via(
-                    (KV<String, Expired<Long>> late) ->
-                        seconds(late.getValue().window().start())
+                    (KeyedExpired<String, Long> late) ->
+                        seconds(late.window().start())
                             + ".."
-                            + seconds(late.getValue().window().end())
+                            + seconds(late.window().end())
                             + " late by "
-                            + late.getValue().lateBy().getMillis()
+                            + late.lateBy().getMillis()
                             + " ms"));
   }
 
