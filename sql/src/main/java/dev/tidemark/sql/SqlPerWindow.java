@@ -5,13 +5,13 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.AggregatePerWindow;
-import dev.tidemark.transforms.windowing.CountPerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.Expired;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -53,11 +53,8 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
    */
   public static final TupleTag<Row> ROWS = new TupleTag<Row>() {};
 
-  /**
-   * Rows whose window had expired when they arrived, each an event whose text is the row as JSON,
-   * with its window and watermark.
-   */
-  public static final TupleTag<Expired<Event>> LATE = CountPerWindow.LATE;
+  /** Rows whose window had expired when they arrived, each with its window and watermark. */
+  public static final TupleTag<Expired<Row>> LATE = new TupleTag<Expired<Row>>() {};
 
   /** Rows the query cannot take (a null field, an expression that fails), with the reason. */
   public static final TupleTag<DeadLetter> DEAD_LETTER = ParseEvents.DEAD_LETTER;
@@ -138,12 +135,14 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
             .get(aggregate.panes())
             .apply("SelectAndHaving", ParDo.of(new ResultRowsFn(planned, resultSchema)))
             .setRowSchema(resultSchema);
-    PCollection<Expired<Event>> late =
+    PCollection<Expired<Row>> late =
         decided
             .get(aggregate.expired())
             .apply("LateRecords", Values.create())
             .setCoder(Expired.ExpiredCoder.of(Event.Coder.of()))
-            .apply("LateRows", LateRows.of(planned));
+            .apply("LateRows", LateRows.of(planned))
+            .apply("AsRows", ParDo.of(new LateRowsFn(rows.getSchema())))
+            .setCoder(Expired.ExpiredCoder.of(RowCoder.of(rows.getSchema())));
     return PCollectionTuple.of(ROWS, results)
         .and(LATE, late)
         .and(DEAD_LETTER, read.get(DEAD_LETTER).setCoder(DeadLetter.Coder.of()));

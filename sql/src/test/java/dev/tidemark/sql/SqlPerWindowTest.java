@@ -111,7 +111,7 @@ class SqlPerWindowTest {
             MapElements.into(TypeDescriptors.strings())
                 .via(
                     r ->
-                        r.value().raw()
+                        r.value().getValues()
                             + " "
                             + r.window().start().getMillis()
                             + " "
@@ -127,12 +127,7 @@ class SqlPerWindowTest {
     assertThat(BeamCounters.tidemark(result, TidemarkMetrics.LATE_RECORDS), equalTo(1L));
     assertThat(BeamCounters.tidemark(result, TidemarkMetrics.FILTERED_RECORDS), equalTo(1L));
     assertThat(
-        late.snapshot(),
-        containsInAnyOrder(
-            "{\"host\":\"web-1\",\"status\":\"200\",\"bytes\":5,\"latency\":7.0} "
-                + BASE
-                + " "
-                + (BASE + 15000)));
+        late.snapshot(), containsInAnyOrder("[web-1, 200, 5, 7.0] " + BASE + " " + (BASE + 15000)));
   }
 
   /**
