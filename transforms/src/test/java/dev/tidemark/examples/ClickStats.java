@@ -10,8 +10,6 @@ import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import dev.tidemark.transforms.windowing.PerWindowResult;
 import java.io.Serializable;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.coders.SerializableCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.WithFailures;
 import org.apache.beam.sdk.transforms.WithKeys;
@@ -85,7 +83,7 @@ final class ClickStats {
    */
   static PerWindowResult<String, Click, PageStats> statsPerPage(PCollection<String> lines) {
     WithFailures.Result<PCollection<Click>, DeadLetter> clicks =
-        lines.apply("ParseClicks", ParseRecords.of(CLICKS, SerializableCoder.of(Click.class)));
+        lines.apply("ParseClicks", ParseRecords.of(CLICKS));
     return clicks
         .output()
         .apply("ByPage", WithKeys.of(Click::page).withKeyType(TypeDescriptors.strings()))
@@ -98,9 +96,10 @@ final class ClickStats {
       Pipeline pipeline, String files) {
     return pipeline.apply(
         "ReplayStatsPerPage",
-        RecordReplay.of(FileLines.matching(files), CLICKS, SerializableCoder.of(Click.class))
+        RecordReplay.of(FileLines.matching(files), CLICKS)
             .withMaxOutOfOrderness(Duration.standardSeconds(2))
-            .aggregatePerWindow(TEN_SECONDS, Click::page, StringUtf8Coder.of(), new PageStatsFn()));
+            .aggregatePerWindow(
+                TEN_SECONDS, Click::page, TypeDescriptors.strings(), new PageStatsFn()));
   }
 
   // GUIDE-OWN-TYPE-END

@@ -66,6 +66,17 @@ public final class ParseRecords<InputT, T>
     this.clockSkewGuard = clockSkewGuard;
   }
 
+  /**
+   * Parses plain lines with {@code format}, whose records' coder Beam infers from the type the
+   * format parses into ({@link RecordFormat#recordType}: a schema's coder, or {@code
+   * SerializableCoder} for a {@code Serializable} record).
+   *
+   * @throws IllegalArgumentException when the format does not know its type or Beam infers no coder
+   */
+  public static <T> ParseRecords<String, T> of(RecordFormat<T> format) {
+    return of(format, InferredCoder.ofRecordsOf(format));
+  }
+
   /** Parses plain lines with {@code format}; {@code coder} encodes what it parses them into. */
   public static <T> ParseRecords<String, T> of(RecordFormat<T> format, Coder<T> coder) {
     return of(format, coder, ArrivedLine::live);

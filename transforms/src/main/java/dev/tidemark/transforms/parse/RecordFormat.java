@@ -3,6 +3,7 @@ package dev.tidemark.transforms.parse;
 import dev.tidemark.transforms.model.ArrivedLine;
 import java.io.Serializable;
 import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
@@ -62,6 +63,15 @@ public interface RecordFormat<T> extends Serializable {
     return null;
   }
 
+  /**
+   * The type this format parses into, when it knows it ({@link #json} does): then {@link
+   * ParseRecords} and a replay infer the record's coder ({@link InferredCoder}) and need none
+   * given; null otherwise.
+   */
+  default @Nullable TypeDescriptor<T> recordType() {
+    return null;
+  }
+
   /** The event time this format finds in a record, or null when it cannot parse the record. */
   default SerializableFunction<String, @Nullable Instant> eventTimes() {
     return raw -> {
@@ -96,7 +106,25 @@ public interface RecordFormat<T> extends Serializable {
    * type}, is a dead letter with Jackson's reason.
    */
   static <T> RecordFormat<T> json(Class<T> type, SerializableFunction<T, Instant> eventTime) {
-    return of(new JsonRecordReader<>(type), eventTime);
+    RecordFormat<T> format = of(new JsonRecordReader<>(type), eventTime);
+    return new RecordFormat<T>() {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      public T parse(String raw) throws BadRecordException {
+        return format.parse(raw);
+      }
+
+      @Override
+      public Instant eventTime(T record) {
+        return format.eventTime(record);
+      }
+
+      @Override
+      public TypeDescriptor<T> recordType() {
+        return TypeDescriptor.of(type);
+      }
+    };
   }
 
   /** Parses one text record, or says why it cannot. */

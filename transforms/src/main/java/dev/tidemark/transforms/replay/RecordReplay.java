@@ -5,6 +5,7 @@ import dev.tidemark.transforms.io.RecordedLines;
 import dev.tidemark.transforms.io.ReplaySource;
 import dev.tidemark.transforms.model.ArrivedLine;
 import dev.tidemark.transforms.parse.ArrivedLineParser;
+import dev.tidemark.transforms.parse.InferredCoder;
 import dev.tidemark.transforms.parse.RecordFormat;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
@@ -17,6 +18,7 @@ import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.joda.time.Duration;
 
 /**
@@ -71,6 +73,18 @@ public final class RecordReplay<T> implements Serializable {
     return new RecordReplay<>(lines, format, coder, ReplaySource.of(lines, format, Duration.ZERO));
   }
 
+  /**
+   * Replays {@code lines}, parsed by {@code format}, whose records' coder Beam infers from the type
+   * the format parses into ({@link InferredCoder#ofRecordsOf}), as {@code ParseRecords.of(format)}
+   * does on the live path.
+   *
+   * @throws IllegalArgumentException when the format does not know its type or Beam infers no coder
+   */
+  public static <T> RecordReplay<T> of(RecordedLines lines, RecordFormat<T> format) {
+    Coder<T> coder = InferredCoder.ofRecordsOf(format);
+    return new RecordReplay<>(lines, format, coder, ReplaySource.of(lines, format, Duration.ZERO));
+  }
+
   /** How far behind the newest event time a record may arrive and still be on time. */
   public RecordReplay<T> withMaxOutOfOrderness(Duration maxOutOfOrderness) {
     return reading(source.withMaxOutOfOrderness(maxOutOfOrderness));
@@ -120,6 +134,19 @@ public final class RecordReplay<T> implements Serializable {
   /** This replay, reading the recording as {@code changed} does. */
   private RecordReplay<T> reading(ReplaySource changed) {
     return new RecordReplay<>(lines, format, coder, changed);
+  }
+
+  /**
+   * {@link #aggregatePerWindow(EventTimeWindowing, SerializableFunction, Coder, CombineFn)} with
+   * the key's coder inferred from its type, as the live path's {@code WithKeys.withKeyType} infers
+   * it: {@code aggregatePerWindow(windowing, Click::page, TypeDescriptors.strings(), aggregate)}.
+   */
+  public <K, OutputT> RecordReplayPerWindow<K, T, OutputT> aggregatePerWindow(
+      EventTimeWindowing windowing,
+      SerializableFunction<T, K> keyOf,
+      TypeDescriptor<K> keyType,
+      CombineFn<T, ?, OutputT> aggregate) {
+    return aggregatePerWindow(windowing, keyOf, InferredCoder.of(keyType), aggregate);
   }
 
   /**
