@@ -93,7 +93,7 @@ class LibraryGuideIT {
         "-Dmdep.outputFile=cp.txt");
     assertThat(
         Files.readString(report),
-        allOf(everyTestPassed(2), not(containsString("TestFlinkRunner"))));
+        allOf(everyTestPassed(3), not(containsString("TestFlinkRunner"))));
     String classPath =
         project.resolve("target/classes") + ":" + Files.readString(project.resolve("cp.txt"));
     List<String> printed =
@@ -113,7 +113,7 @@ class LibraryGuideIT {
     // The guide's test on embedded Flink, with the guide's profile.
     run(project, "mvn", "-B", "-q", "test", "-Pflink");
     assertThat(
-        Files.readString(report), allOf(everyTestPassed(2), containsString("TestFlinkRunner")));
+        Files.readString(report), allOf(everyTestPassed(3), containsString("TestFlinkRunner")));
 
     // The SQL section: its module installed, its dependency added, its code compiled beside the
     // rest with the imports it names.

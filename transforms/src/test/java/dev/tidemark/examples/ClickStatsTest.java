@@ -2,6 +2,7 @@ package dev.tidemark.examples;
 
 // GUIDE-OWN-TYPE-TEST-START
 import dev.tidemark.transforms.model.DeadLetter;
+import dev.tidemark.transforms.replay.RecordingStream;
 import dev.tidemark.transforms.windowing.KeyedExpired;
 import dev.tidemark.transforms.windowing.KeyedPane;
 import dev.tidemark.transforms.windowing.PerWindowResult;
@@ -19,6 +20,7 @@ import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -66,21 +68,7 @@ class ClickStatsTest {
   void aReplayedFileJudgesEachLineByTheWatermarkItMet(TestPipeline pipeline, @TempDir Path dir)
       throws Exception {
     Path file = dir.resolve("clicks.json");
-    Files.write(
-        file,
-        List.of(
-            json("u1", "/home", 1_000, 300),
-            json("u2", "/home", 2_000, 900),
-            json("u3", "/cart", 3_000, 50),
-            "not a click",
-            // The watermark goes to 2 s (and 1 ms) behind this click: [0 s, 10 s) closes.
-            json("u6", "/home", 14_000, 1),
-            // Late within the lateness: a LATE pane of [0 s, 10 s).
-            json("u4", "/home", 4_000, 100),
-            // The watermark goes past 40 s: [0 s, 10 s) expires.
-            json("u7", "/cart", 45_000, 7),
-            // Too late.
-            json("u5", "/home", 5_000, 5_000)));
+    Files.write(file, recording());
     PerWindowResult<String, ClickStats.Click, ClickStats.PageStats> stats =
         ClickStats.replayStatsPerPage(pipeline, file.toString());
 
@@ -106,10 +94,61 @@ class ClickStatsTest {
     pipeline.run().waitUntilFinish();
   }
 
+  @Test
+  void theRecordingLiveGivesWhatItsReplayGives(TestPipeline pipeline, @TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("clicks.json");
+    Files.write(file, recording());
+    // The same lines as a live source gives them, under the replay's watermark rule.
+    PerWindowResult<String, ClickStats.Click, ClickStats.PageStats> live =
+        ClickStats.statsPerPage(
+            pipeline.apply(
+                "Live",
+                RecordingStream.of(recording(), ClickStats.CLICKS, Duration.standardSeconds(2))));
+    PerWindowResult<String, ClickStats.Click, ClickStats.PageStats> replayed =
+        ClickStats.replayStatsPerPage(pipeline, file.toString());
+
+    PAssert.that(
+            RecordingStream.differences(
+                "FinalPanes",
+                finalStats("Live", live.finalPanes()),
+                finalStats("Replayed", replayed.finalPanes())))
+        .empty();
+    PAssert.that(
+            RecordingStream.differences(
+                "Expired",
+                tooLate("Live", live.expired()),
+                tooLate("Replayed", replayed.expired())))
+        .empty();
+    pipeline.run().waitUntilFinish();
+  }
+
+  /** A recording of clicks: on time, late within the lateness, too late, and a line no click. */
+  private static List<String> recording() {
+    return List.of(
+        json("u1", "/home", 1_000, 300),
+        json("u2", "/home", 2_000, 900),
+        json("u3", "/cart", 3_000, 50),
+        "not a click",
+        // The watermark goes to 2 s (and 1 ms) behind this click: [0 s, 10 s) closes.
+        json("u6", "/home", 14_000, 1),
+        // Late within the lateness: a LATE pane of [0 s, 10 s).
+        json("u4", "/home", 4_000, 100),
+        // The watermark goes past 40 s: [0 s, 10 s) expires.
+        json("u7", "/cart", 45_000, 7),
+        // Too late.
+        json("u5", "/home", 5_000, 5_000));
+  }
+
   private static PCollection<String> finalStats(
       PCollection<KeyedPane<String, ClickStats.PageStats>> finalPanes) {
+    return finalStats("", finalPanes);
+  }
+
+  private static PCollection<String> finalStats(
+      String which, PCollection<KeyedPane<String, ClickStats.PageStats>> finalPanes) {
     return finalPanes.apply(
-        "Stats",
+        which + "Stats",
         MapElements.into(TypeDescriptors.strings())
             .via(
                 pane ->
@@ -124,8 +163,13 @@ class ClickStatsTest {
 
   private static PCollection<String> tooLate(
       PCollection<KeyedExpired<String, ClickStats.Click>> expired) {
+    return tooLate("", expired);
+  }
+
+  private static PCollection<String> tooLate(
+      String which, PCollection<KeyedExpired<String, ClickStats.Click>> expired) {
     return expired.apply(
-        "TooLate",
+        which + "TooLate",
         MapElements.into(TypeDescriptors.strings())
             .via(
                 (KeyedExpired<String, ClickStats.Click> late) ->
