@@ -1,8 +1,10 @@
 package dev.tidemark.sql;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import java.util.List;
+import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.IntervalWindow;
@@ -29,6 +31,7 @@ final class ResultRowsFn extends DoFn<KV<EventKey, KV<WindowPane, List<@Nullable
 
   private final WindowedQuery query;
   private final Schema schema;
+  private final Counter resultsOut = TidemarkMetrics.resultsOut();
 
   ResultRowsFn(WindowedQuery query, Schema schema) {
     this.query = query;
@@ -73,6 +76,7 @@ final class ResultRowsFn extends DoFn<KV<EventKey, KV<WindowPane, List<@Nullable
               : value);
     }
     @Nullable IntervalWindow mergedInto = window.mergedInto();
+    resultsOut.inc();
     out.output(
         row.addValues(
                 window.timing().name(),

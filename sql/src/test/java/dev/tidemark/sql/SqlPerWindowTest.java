@@ -126,6 +126,7 @@ class SqlPerWindowTest {
         containsInAnyOrder("web-1|2023-11-14T22:13:20.000Z|1|100|0.5|ON_TIME|true"));
     assertThat(BeamCounters.tidemark(result, TidemarkMetrics.LATE_RECORDS), equalTo(1L));
     assertThat(BeamCounters.tidemark(result, TidemarkMetrics.FILTERED_RECORDS), equalTo(1L));
+    assertThat(BeamCounters.tidemark(result, TidemarkMetrics.RESULTS_OUT), equalTo(1L));
     assertThat(
         late.snapshot(), containsInAnyOrder("[web-1, 200, 5, 7.0] " + BASE + " " + (BASE + 15000)));
   }

@@ -10,8 +10,9 @@ import org.apache.beam.sdk.metrics.Metrics;
  * silently zero a reader.
  *
  * <p>Counters add up: {@code recordsIn = records counted in final panes + lateRecords +
- * deadLetters}; {@code resultsOut} counts the panes handed to the results sink. Gauges, per input
- * (a Kafka partition such as {@code orders-3}, or a recording such as {@code /data/orders.json}):
+ * deadLetters}; {@code resultsOut} counts the results handed on: each typed pane of the library's
+ * own-type and SQL transforms, each row a pipeline's results sink writes. Gauges, per input (a
+ * Kafka partition such as {@code orders-3}, or a recording such as {@code /data/orders.json}):
  * {@code watermark[input]} in epoch milliseconds and {@code activity[input]} (0 active, 1 idle, 2
  * empty); for a recording also {@code newestEventTime[input]} (epoch milliseconds), {@code
  * lag[input]} (milliseconds from the watermark to the newest event time) and {@code

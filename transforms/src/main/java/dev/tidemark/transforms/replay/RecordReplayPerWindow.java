@@ -62,7 +62,7 @@ public final class RecordReplayPerWindow<K, T, OutputT>
             type,
             windowing,
             ofValues,
-            KeyedPane::new,
+            PaneFormat.countedKeyedPanes(),
             KeyedPane.KeyedPaneCoder.of(type.keyCoder(), outputCoder));
     PCollectionTuple decided = begin.apply("AggregatePanes", decide);
     return PerWindowResult.of(

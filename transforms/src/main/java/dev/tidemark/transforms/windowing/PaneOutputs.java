@@ -1,9 +1,11 @@
 package dev.tidemark.transforms.windowing;
 
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.WindowPane;
 import java.io.Serializable;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 
@@ -89,12 +91,16 @@ abstract class PaneOutputs<K, V, OutputT, PaneT, ExpiredT> implements Serializab
 
     private static final long serialVersionUID = 1L;
 
+    /** Each pane handed on to the user's code: {@code tidemark:resultsOut}. */
+    private final Counter resultsOut = TidemarkMetrics.resultsOut();
+
     Typed(TupleTag<KeyedPane<K, OutputT>> panes, TupleTag<KeyedExpired<K, V>> expired) {
       super(panes, expired);
     }
 
     @Override
     KeyedPane<K, OutputT> pane(K key, WindowPane pane, OutputT value) {
+      resultsOut.inc();
       return new KeyedPane<>(key, pane, value);
     }
 

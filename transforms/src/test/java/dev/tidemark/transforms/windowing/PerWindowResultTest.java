@@ -3,11 +3,20 @@ package dev.tidemark.transforms.windowing;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.tidemark.transforms.io.FileLines;
+import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.SourcePosition;
 import dev.tidemark.transforms.model.WindowPane;
+import dev.tidemark.transforms.parse.RecordFormat;
+import dev.tidemark.transforms.replay.RecordReplay;
+import dev.tidemark.transforms.testing.BeamCounters;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -18,6 +27,7 @@ import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestPipelineExtension;
 import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.Sum;
@@ -31,6 +41,7 @@ import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link AggregatePerWindow#intoResult} gives every output of the window step in one {@link
@@ -96,7 +107,40 @@ class PerWindowResultTest {
                 .deadLetters()
                 .apply("Reasons", MapElements.into(TypeDescriptors.strings()).via(d -> d.reason())))
         .containsInAnyOrder("not a value");
-    pipeline.run().waitUntilFinish();
+    PipelineResult run = pipeline.run();
+    run.waitUntilFinish();
+    // Each pane handed on, counted as the pipelines count the rows they write.
+    assertThat(BeamCounters.tidemark(run, TidemarkMetrics.RESULTS_OUT), equalTo(2L));
+  }
+
+  @Test
+  void aReplaysPanesAreCountedAsResultsOutToo(TestPipeline pipeline, @TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("values.txt");
+    Files.write(file, List.of("a,1000", "a,2000", "b,3000", "b,25000"));
+    RecordFormat<String> lines =
+        RecordFormat.of(
+            raw -> raw, raw -> START.plus(Long.parseLong(raw.substring(raw.indexOf(',') + 1))));
+    PerWindowResult<String, String, Long> result =
+        pipeline.apply(
+            RecordReplay.of(FileLines.matching(file.toString()), lines, StringUtf8Coder.of())
+                .aggregatePerWindow(
+                    WINDOWING,
+                    raw -> raw.substring(0, 1),
+                    TypeDescriptors.strings(),
+                    Count.<String>combineFn()));
+
+    PAssert.that(
+            result
+                .finalPanes()
+                .apply(
+                    "Counts",
+                    MapElements.into(TypeDescriptors.strings())
+                        .via(pane -> pane.key() + "=" + pane.value())))
+        .containsInAnyOrder("a=2", "b=1", "b=1");
+    PipelineResult run = pipeline.run();
+    run.waitUntilFinish();
+    assertThat(BeamCounters.tidemark(run, TidemarkMetrics.RESULTS_OUT), equalTo(3L));
   }
 
   @Test
