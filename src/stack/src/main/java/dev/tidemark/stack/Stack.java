@@ -68,11 +68,12 @@ public final class Stack {
   private final Path directory;
   private final Map<String, String> options;
 
-  private final RunningStacks running = RunningStacks.ofThisMachine();
+  private final RunningStacks running;
 
-  private Stack(Map<String, String> options, Path directory) {
+  private Stack(Map<String, String> options, Path directory, RunningStacks running) {
     this.options = options;
     this.directory = directory;
+    this.running = running;
   }
 
   public static void main(String[] args) throws Exception {
@@ -87,6 +88,7 @@ public final class Stack {
       System.exit(2);
       return;
     }
+    RunningStacks running = RunningStacks.ofThisMachine();
     Path directory;
     if (command.options().containsKey("dir")) {
       directory = Path.of(command.options().get("dir"));
@@ -94,7 +96,7 @@ public final class Stack {
       directory = DEFAULT_DIRECTORY;
     } else {
       try {
-        directory = RunningStacks.ofThisMachine().theOnlyOne();
+        directory = running.theOnlyOne();
       } catch (IllegalArgumentException e) {
         System.err.println("stack: " + e.getMessage());
         System.exit(2);
@@ -103,7 +105,7 @@ public final class Stack {
       // Not silently: say which stack the command goes to.
       System.err.println("stack: the stack in " + directory);
     }
-    Stack stack = new Stack(command.options(), directory);
+    Stack stack = new Stack(command.options(), directory, running);
     List<String> words = command.words();
     try {
       switch (command.name()) {

@@ -2,6 +2,7 @@ package dev.tidemark.transforms.testing;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 
@@ -28,7 +29,7 @@ class NoSqlOnTheClassPathTest {
     assertThat(
         "the tests see the module's own classes on the class path they check",
         classPath.stream().map(entry -> entry.replace('\\', '/')).toList(),
-        hasItem(org.hamcrest.Matchers.endsWith("transforms/target/classes")));
+        hasItem(endsWith("transforms/target/classes")));
     assertThat(
         classPath.stream()
             .filter(entry -> SQL_JARS.stream().anyMatch(new File(entry).getName()::contains))
