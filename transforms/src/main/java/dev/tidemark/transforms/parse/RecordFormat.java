@@ -85,19 +85,7 @@ public interface RecordFormat<T> extends Serializable {
 
   /** A format that parses with {@code parse} and finds event times with {@code eventTime}. */
   static <T> RecordFormat<T> of(TextParser<T> parse, SerializableFunction<T, Instant> eventTime) {
-    return new RecordFormat<T>() {
-      private static final long serialVersionUID = 1L;
-
-      @Override
-      public T parse(String raw) throws BadRecordException {
-        return parse.parse(raw);
-      }
-
-      @Override
-      public Instant eventTime(T record) {
-        return eventTime.apply(record);
-      }
-    };
+    return new TextRecordFormat<>(parse, eventTime, null);
   }
 
   /**
@@ -106,25 +94,7 @@ public interface RecordFormat<T> extends Serializable {
    * type}, is a dead letter with Jackson's reason.
    */
   static <T> RecordFormat<T> json(Class<T> type, SerializableFunction<T, Instant> eventTime) {
-    RecordFormat<T> format = of(new JsonRecordReader<>(type), eventTime);
-    return new RecordFormat<T>() {
-      private static final long serialVersionUID = 1L;
-
-      @Override
-      public T parse(String raw) throws BadRecordException {
-        return format.parse(raw);
-      }
-
-      @Override
-      public Instant eventTime(T record) {
-        return format.eventTime(record);
-      }
-
-      @Override
-      public TypeDescriptor<T> recordType() {
-        return TypeDescriptor.of(type);
-      }
-    };
+    return new TextRecordFormat<>(new JsonRecordReader<>(type), eventTime, TypeDescriptor.of(type));
   }
 
   /** Parses one text record, or says why it cannot. */
