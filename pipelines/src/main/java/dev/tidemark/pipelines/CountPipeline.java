@@ -6,9 +6,12 @@ import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.config.WindowKindOptions;
+import dev.tidemark.pipelines.io.ColumnKind;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.SourceUri;
+import dev.tidemark.pipelines.io.TableColumn;
+import dev.tidemark.pipelines.io.TableLayout;
 import dev.tidemark.pipelines.steps.FlinkBundles;
 import dev.tidemark.pipelines.steps.JsonLines;
 import dev.tidemark.pipelines.steps.PerWindowCounts;
@@ -16,6 +19,7 @@ import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.CsvEventFormat;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.JsonEventFormat;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
@@ -81,7 +85,11 @@ public final class CountPipeline {
         FlinkBundles.of(List.of(settings.source()), settings.sinks()));
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(
-        pipeline, settings, json(options.getSumField() != null), JsonLines::windowKey);
+        pipeline,
+        settings,
+        json(options.getSumField() != null),
+        JsonLines::windowKey,
+        table(options.getSumField() != null));
     return pipeline;
   }
 
@@ -105,6 +113,16 @@ public final class CountPipeline {
         EventTimeOptions.windowing(
             options, EventTimeOptions.windowKind(options, options.getWindowSize()), eventTime),
         OutputSinks.from(options));
+  }
+
+  /** A result's row in a table: its key and window keep one row of its count, and sum. */
+  static TableLayout table(boolean withSum) {
+    List<TableColumn> values = new ArrayList<>();
+    values.add(TableColumn.of("count", ColumnKind.BIGINT));
+    if (withSum) {
+      values.add(TableColumn.of("sum", ColumnKind.BIGINT));
+    }
+    return TableLayout.panes(List.of(TableColumn.of("key", ColumnKind.TEXT)), values);
   }
 
   /** Each result as a JSON line, with its sum when {@code withSum}. */

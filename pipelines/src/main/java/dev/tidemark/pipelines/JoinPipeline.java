@@ -6,12 +6,15 @@ import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.RecordLimits;
 import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.TidemarkOptions;
+import dev.tidemark.pipelines.io.ColumnKind;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PaneRules;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.pipelines.io.SourceRead;
 import dev.tidemark.pipelines.io.SourceUri;
+import dev.tidemark.pipelines.io.TableColumn;
+import dev.tidemark.pipelines.io.TableLayout;
 import dev.tidemark.pipelines.steps.FlinkBundles;
 import dev.tidemark.pipelines.steps.JsonLines;
 import dev.tidemark.pipelines.steps.WriteOutputs;
@@ -80,6 +83,20 @@ public final class JoinPipeline {
   private static final MergeRecords MERGE =
       CopyJsonField.from("receiveUserId").into("orderSalesmanId");
 
+  /**
+   * A joined order's row in a table: an order's version (its id and last modification) in its
+   * window is one row, with its batch and the matched coupon's salesman. Other fields of an order
+   * are in the JSON lines only.
+   */
+  static final TableLayout TABLE =
+      TableLayout.panes(
+          List.of(
+              TableColumn.ofField("orderId", ColumnKind.TEXT),
+              TableColumn.ofField("orderLastModifyTime", ColumnKind.BIGINT)),
+          List.of(
+              TableColumn.ofField("orderBatchId", ColumnKind.TEXT),
+              TableColumn.ofField("orderSalesmanId", ColumnKind.TEXT)));
+
   private JoinPipeline() {}
 
   /** Everything {@code join} is built from, parsed and checked. */
@@ -145,11 +162,13 @@ public final class JoinPipeline {
         joined.get(LeftJoinPerWindow.JOINED),
         JoinPipeline::json,
         row -> null,
-        settings.sinks().results());
+        row -> false,
+        TABLE,
+        settings.sinks());
     WriteOutputs.lateFollowingTheClient(
-        "Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), settings.sinks().late());
-    WriteOutputs.late("Coupons", joined.get(LeftJoinPerWindow.LATE_RIGHT), settings.sinks().late());
-    WriteOutputs.deadLetters(joined.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
+        "Orders", joined.get(LeftJoinPerWindow.LATE_LEFT), settings.sinks());
+    WriteOutputs.late("Coupons", joined.get(LeftJoinPerWindow.LATE_RIGHT), settings.sinks());
+    WriteOutputs.deadLetters(joined.get(ParseEvents.DEAD_LETTER), settings.sinks());
   }
 
   /**

@@ -6,9 +6,12 @@ import dev.tidemark.pipelines.config.RunnerSettings;
 import dev.tidemark.pipelines.config.SourceOptions;
 import dev.tidemark.pipelines.config.TimeZoneOptions;
 import dev.tidemark.pipelines.config.WindowKindOptions;
+import dev.tidemark.pipelines.io.ColumnKind;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.PipelineInput;
 import dev.tidemark.pipelines.io.SourceUri;
+import dev.tidemark.pipelines.io.TableColumn;
+import dev.tidemark.pipelines.io.TableLayout;
 import dev.tidemark.pipelines.steps.FlinkBundles;
 import dev.tidemark.pipelines.steps.JsonLines;
 import dev.tidemark.pipelines.steps.PerWindowCounts;
@@ -58,6 +61,16 @@ public final class MetricsPipeline {
 
   private MetricsPipeline() {}
 
+  /** S5's row in a table: its index and op, and its window, keep one row of its count. */
+  static final TableLayout TABLE =
+      TableLayout.panes(
+          List.of(
+              TableColumn.of("index_name", ColumnKind.TEXT),
+              TableColumn.of("op_type", ColumnKind.TEXT)),
+          List.of(
+              TableColumn.of("event_time_log", ColumnKind.TEXT),
+              TableColumn.of("count_result", ColumnKind.BIGINT)));
+
   /** Builds the pipeline; every option is parsed and checked before it is returned. */
   public static Pipeline build(Options options) {
     ZoneId timeZone = TimeZoneOptions.zoneOf(options);
@@ -68,7 +81,7 @@ public final class MetricsPipeline {
         FlinkBundles.of(List.of(settings.source()), settings.sinks()));
     Pipeline pipeline = Pipeline.create(options);
     PerWindowCounts.assemble(
-        pipeline, settings, result -> json(result, timeZone), MetricsPipeline::windowKey);
+        pipeline, settings, result -> json(result, timeZone), MetricsPipeline::windowKey, TABLE);
     return pipeline;
   }
 

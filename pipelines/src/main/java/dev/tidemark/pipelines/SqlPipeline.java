@@ -14,6 +14,7 @@ import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.pipelines.io.SourceUri;
 import dev.tidemark.pipelines.sql.QueryOfSource;
 import dev.tidemark.pipelines.sql.QueryPlans;
+import dev.tidemark.pipelines.sql.QueryTable;
 import dev.tidemark.pipelines.sql.SqlResultsFn;
 import dev.tidemark.pipelines.steps.FlinkBundles;
 import dev.tidemark.pipelines.steps.PerWindowCounts;
@@ -131,10 +132,10 @@ public final class SqlPipeline {
         KV::getValue,
         row -> row.getKey().getKey(),
         row -> row.getKey().getValue(),
-        settings.sinks().results());
-    WriteOutputs.lateFollowingTheClient(
-        "", decided.get(CountPerWindow.LATE), settings.sinks().late());
-    WriteOutputs.deadLetters(decided.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
+        QueryTable.of(query),
+        settings.sinks());
+    WriteOutputs.lateFollowingTheClient("", decided.get(CountPerWindow.LATE), settings.sinks());
+    WriteOutputs.deadLetters(decided.get(ParseEvents.DEAD_LETTER), settings.sinks());
     return pipeline;
   }
 

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.pipelines.cli.Tidemark;
+import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.SinkUri;
 import dev.tidemark.pipelines.steps.JsonLines;
 import dev.tidemark.pipelines.steps.WriteOutputs;
@@ -396,7 +397,12 @@ class KafkaPipelinesIT {
         CountPipeline.json(false),
         JsonLines::windowKey,
         result -> result.pane().isWithdrawn(),
-        SinkUri.parse("sink", "kafka://" + broker.bootstrapServers() + "/" + out, Map.of(), 0));
+        CountPipeline.table(false),
+        new OutputSinks(
+            SinkUri.parse(
+                "sink", "kafka://" + broker.bootstrapServers() + "/" + out, Map.of(), 0, Map.of()),
+            SinkUri.parse("lateSink", "stdout", Map.of(), 0, Map.of()),
+            SinkUri.parse("deadLetterSink", "stdout", Map.of(), 0, Map.of())));
     assertThat(pipeline.run().waitUntilFinish(), equalTo(PipelineResult.State.DONE));
 
     Map<String, List<String>> valuesOfKey = new TreeMap<>();

@@ -43,7 +43,8 @@ class LiveKafkaStepsTest {
             EventTimeWindowing.fixed(Duration.standardSeconds(1)),
             collectingSinks()),
         result -> MetricsPipeline.json(result, ZoneId.of("UTC")),
-        MetricsPipeline::windowKey);
+        MetricsPipeline::windowKey,
+        MetricsPipeline.TABLE);
     return pipeline;
   }
 

@@ -70,7 +70,8 @@ class PipelinesOnTestStreamTest {
             EventTimeWindowing.fixed(Duration.standardSeconds(5)),
             sinks),
         CountPipeline.json(false),
-        JsonLines::windowKey);
+        JsonLines::windowKey,
+        CountPipeline.table(false));
     pipeline.run().waitUntilFinish();
 
     List<String> finals = new ArrayList<>();
@@ -109,7 +110,8 @@ class PipelinesOnTestStreamTest {
             EventTimeWindowing.fixed(Duration.standardSeconds(1)),
             sinks),
         result -> MetricsPipeline.json(result, ZoneId.of("UTC")),
-        MetricsPipeline::windowKey);
+        MetricsPipeline::windowKey,
+        MetricsPipeline.TABLE);
     pipeline.run().waitUntilFinish();
 
     assertThat(

@@ -220,6 +220,16 @@ public final class WindowedQuery implements Serializable {
     return resultTypes.get(column);
   }
 
+  /** The types of the result columns, in the order of {@link #resultNames()}. */
+  public List<ColumnType> resultTypes() {
+    return resultTypes;
+  }
+
+  /** The types of the {@code GROUP BY} columns, in the order of {@link #keyNames()}. */
+  public List<ColumnType> keyTypes() {
+    return keyTypes;
+  }
+
   /** {@code value} of result column {@code column} as a result shows it ({@link ColumnType}). */
   public @Nullable Object shown(int column, @Nullable Object value) {
     return value == null ? null : resultTypes.get(column).shown(value);

@@ -23,7 +23,10 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
 
   void setClientLifeline(@Nullable String value);
 
-  @Description("Where results go: stdout, file:PATH (JSON lines) or kafka://HOST:PORT/TOPIC")
+  @Description(
+      "Where results go: stdout, file:PATH (JSON lines), kafka://HOST:PORT/TOPIC or"
+          + " jdbc:postgresql://HOST:PORT/DB?table=NAME (one row per key and window, the newest"
+          + " pane; login in --jdbcProperties)")
   @Default.String("stdout")
   String getSink();
 
@@ -52,6 +55,14 @@ public interface TidemarkOptions extends FlinkPipelineOptions, DirectOptions {
   @Nullable String getKafkaProperties();
 
   void setKafkaProperties(@Nullable String value);
+
+  @Description(
+      "A properties file of PostgreSQL's JDBC driver (user, password, ssl, sslmode, ...) for every"
+          + " jdbc:postgresql:// sink of the run. Each name is checked against the driver's own"
+          + " before the job starts; the password is never printed or logged")
+  @Nullable String getJdbcProperties();
+
+  void setJdbcProperties(@Nullable String value);
 
   @Description(
       "Which panes of a window are written: all (EARLY, ON_TIME and LATE, each a new row) or"

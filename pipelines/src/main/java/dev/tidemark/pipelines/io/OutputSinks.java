@@ -1,5 +1,7 @@
 package dev.tidemark.pipelines.io;
 
+import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.config.JdbcProperties;
 import dev.tidemark.pipelines.config.KafkaClientProperties;
 import dev.tidemark.pipelines.config.TidemarkOptions;
 import java.util.Map;
@@ -18,11 +20,34 @@ public record OutputSinks(Sink results, Sink late, Sink deadLetters) {
    */
   public static OutputSinks from(TidemarkOptions options) {
     Map<String, String> kafka = KafkaClientProperties.from(options);
+    Map<String, String> jdbc = JdbcProperties.from(options);
     int shards = writesExactlyOnce(options) ? writers(options.getParallelism()) : 0;
-    return new OutputSinks(
-        SinkUri.parse("sink", options.getSink(), kafka, shards),
-        SinkUri.parse("lateSink", options.getLateSink(), kafka, shards),
-        SinkUri.parse("deadLetterSink", options.getDeadLetterSink(), kafka, shards));
+    OutputSinks sinks =
+        new OutputSinks(
+            SinkUri.parse("sink", options.getSink(), kafka, shards, jdbc),
+            SinkUri.parse("lateSink", options.getLateSink(), kafka, shards, jdbc),
+            SinkUri.parse("deadLetterSink", options.getDeadLetterSink(), kafka, shards, jdbc));
+    sinks.requireOwnTables();
+    return sinks;
+  }
+
+  /** Each output's rows have their own columns, so two outputs cannot share a table. */
+  private void requireOwnTables() {
+    String resultsTable = results.toString();
+    if (resultsTable.startsWith("jdbc:")) {
+      if (resultsTable.equals(late.toString())) {
+        throw new ConfigurationException(
+            "--lateSink: names the table of --sink; late records need a table of their own");
+      }
+      if (resultsTable.equals(deadLetters.toString())) {
+        throw new ConfigurationException(
+            "--deadLetterSink: names the table of --sink; dead letters need a table of their own");
+      }
+    }
+    if (late.toString().startsWith("jdbc:") && late.toString().equals(deadLetters.toString())) {
+      throw new ConfigurationException(
+          "--deadLetterSink: names the table of --lateSink; dead letters need a table of their own");
+    }
   }
 
   /** Whether any of the three waits for its server as each bundle ends (a Kafka sink). */

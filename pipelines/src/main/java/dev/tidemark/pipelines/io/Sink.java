@@ -1,14 +1,16 @@
 package dev.tidemark.pipelines.io;
 
+import dev.tidemark.transforms.model.DeadLetter;
 import java.io.Serializable;
+import java.util.Optional;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PDone;
 
 /**
  * Where a pipeline's lines go: one class per scheme of {@link SinkUri} ({@link StdoutSink}, {@link
- * FileSink}, {@link KafkaSink}), or, in a test, a collecting sink. A pipeline is built from sink
- * values and never parses a URI itself.
+ * FileSink}, {@link KafkaSink}, {@link dev.tidemark.pipelines.io.jdbc.TableSink}), or, in a test, a
+ * collecting sink. A pipeline is built from sink values and never parses a URI itself.
  */
 public interface Sink extends Serializable {
 
@@ -20,6 +22,16 @@ public interface Sink extends Serializable {
    * after it.
    */
   <T> PTransform<PCollection<T>, PDone> write(String output, Lines<T> lines);
+
+  /**
+   * Writes as {@link #write} does, and gives the elements that the sink's server refused, as dead
+   * letters with its reason: a table's rows whose values a column does not take. Empty for a sink
+   * whose server refuses no element, which every sink but a table is.
+   */
+  default <T> Optional<PTransform<PCollection<T>, PCollection<DeadLetter>>> writeRefusing(
+      String output, Lines<T> lines) {
+    return Optional.empty();
+  }
 
   /**
    * Whether the sink waits for its server as each bundle ends: a Kafka sink flushes its records, or

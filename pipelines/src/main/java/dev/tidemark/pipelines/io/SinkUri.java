@@ -1,30 +1,50 @@
 package dev.tidemark.pipelines.io;
 
 import dev.tidemark.pipelines.config.ConfigurationException;
+import dev.tidemark.pipelines.io.jdbc.JdbcAddress;
+import dev.tidemark.pipelines.io.jdbc.PostgresDialect;
+import dev.tidemark.pipelines.io.jdbc.TableSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
  * Parses a {@code --sink}, {@code --lateSink} or {@code --deadLetterSink} URI into a {@link Sink},
- * checking it before the job starts: {@code stdout}, {@code file:PATH} (JSON lines, appended) or
- * {@code kafka://HOST:PORT/TOPIC}.
+ * checking it before the job starts: {@code stdout}, {@code file:PATH} (JSON lines, appended),
+ * {@code kafka://HOST:PORT/TOPIC} or {@code jdbc:postgresql://HOST:PORT/DB?table=NAME}.
  */
 public final class SinkUri {
 
-  private static final String FORMS = "use stdout, file:PATH or kafka://HOST:PORT/TOPIC";
+  private static final String FORMS =
+      "use stdout, file:PATH, kafka://HOST:PORT/TOPIC or jdbc:postgresql://HOST:PORT/DB?table=NAME";
 
   private SinkUri() {}
 
   /**
    * Parses {@code uri}, the value of {@code --option}; a Kafka sink gets {@code kafkaProperties}
-   * and writes in transactions with {@code transactionalShards} writers, or at least once if 0.
+   * and writes in transactions with {@code transactionalShards} writers, or at least once if 0; a
+   * table sink logs in with {@code jdbcProperties}.
    *
    * @throws ConfigurationException with one line saying what is wrong
    */
   public static Sink parse(
-      String option, String uri, Map<String, String> kafkaProperties, int transactionalShards) {
+      String option,
+      String uri,
+      Map<String, String> kafkaProperties,
+      int transactionalShards,
+      Map<String, String> jdbcProperties) {
     String value = uri == null ? "" : uri.trim();
+    if (value.startsWith("jdbc:postgresql:")) {
+      return new TableSink(
+          option, JdbcAddress.parse(option, value), jdbcProperties, new PostgresDialect());
+    }
+    if (value.startsWith("jdbc:")) {
+      // Not the URL itself: its query may hold a password.
+      throw new ConfigurationException(
+          "--"
+              + option
+              + ": tidemark writes tables to PostgreSQL: jdbc:postgresql://HOST:PORT/DB?table=NAME");
+    }
     if (value.equals("stdout")) {
       return new StdoutSink();
     }

@@ -3,6 +3,7 @@ package dev.tidemark.pipelines.steps;
 import dev.tidemark.pipelines.config.EventTimeSettings;
 import dev.tidemark.pipelines.io.OutputSinks;
 import dev.tidemark.pipelines.io.Source;
+import dev.tidemark.pipelines.io.TableLayout;
 import dev.tidemark.transforms.model.WindowResult;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.ParseEvents;
@@ -32,22 +33,23 @@ public final class PerWindowCounts {
   /**
    * Adds the shape to {@code pipeline}, as its chain reads: the source's records counted per key
    * and window ({@link CountsOfSource}: read, parse, decide panes), then each output written to its
-   * sink. Parses nothing.
+   * sink, in a table sink as the rows of {@code table}. Parses nothing.
    */
   public static void assemble(
       Pipeline pipeline,
       Settings settings,
       SerializableFunction<WindowResult, String> toJson,
-      SerializableFunction<WindowResult, String> keyOf) {
+      SerializableFunction<WindowResult, String> keyOf,
+      TableLayout table) {
     PCollectionTuple counted = pipeline.apply("CountPerWindow", new CountsOfSource(settings));
     WriteOutputs.results(
         counted.get(CountPerWindow.RESULTS),
         toJson,
         keyOf,
         result -> result.pane().isWithdrawn(),
-        settings.sinks().results());
-    WriteOutputs.lateFollowingTheClient(
-        "", counted.get(CountPerWindow.LATE), settings.sinks().late());
-    WriteOutputs.deadLetters(counted.get(ParseEvents.DEAD_LETTER), settings.sinks().deadLetters());
+        table,
+        settings.sinks());
+    WriteOutputs.lateFollowingTheClient("", counted.get(CountPerWindow.LATE), settings.sinks());
+    WriteOutputs.deadLetters(counted.get(ParseEvents.DEAD_LETTER), settings.sinks());
   }
 }

@@ -29,7 +29,7 @@ class LineSinksTest {
   @Test
   void aFileSinkWritesEachElementsLineAndNeverMakesItsKey(TestPipeline pipeline) throws Exception {
     Path file = directory.resolve("lines.json");
-    Sink sink = SinkUri.parse("sink", "file:" + file, Map.of(), 0);
+    Sink sink = SinkUri.parse("sink", "file:" + file, Map.of(), 0, Map.of());
 
     pipeline
         .apply(Create.of("a", "b", "c"))
@@ -41,7 +41,8 @@ class LineSinksTest {
                     element -> "{\"line\":\"" + element + "\"}",
                     element -> {
                       throw new AssertionError("a file sink made the key of " + element);
-                    })));
+                    },
+                    TableLayout.DEAD_LETTERS)));
     pipeline.run().waitUntilFinish();
 
     assertThat(

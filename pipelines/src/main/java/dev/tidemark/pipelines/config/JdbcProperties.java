@@ -1,0 +1,66 @@
+package dev.tidemark.pipelines.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.postgresql.PGProperty;
+
+/**
+ * {@code --jdbcProperties=PATH}: a properties file of PostgreSQL's JDBC driver, whose settings
+ * every table sink of the run logs in with: {@code user}, {@code password}, {@code ssl}, {@code
+ * sslmode} and the like, by the driver's own names. A name the driver does not know is refused
+ * before the job starts, with the nearest one it does. Values are never printed, the password's
+ * least of all.
+ */
+public final class JdbcProperties {
+
+  private static final List<String> KNOWN =
+      Arrays.stream(PGProperty.values()).map(PGProperty::getName).toList();
+
+  private JdbcProperties() {}
+
+  /**
+   * The settings of {@code --jdbcProperties}, empty without it.
+   *
+   * @throws ConfigurationException if the file cannot be read or names a setting the driver does
+   *     not take
+   */
+  public static Map<String, String> from(TidemarkOptions options) {
+    String path = options.getJdbcProperties();
+    if (path == null) {
+      return Map.of();
+    }
+    Properties properties = new Properties();
+    try (Reader in = Files.newBufferedReader(Path.of(path), StandardCharsets.UTF_8)) {
+      properties.load(in);
+    } catch (NoSuchFileException e) {
+      throw new ConfigurationException("--jdbcProperties: there is no file '" + path + "'");
+    } catch (IOException | IllegalArgumentException e) {
+      throw new ConfigurationException(
+          "--jdbcProperties: cannot read '" + path + "' (" + e.getMessage() + ")");
+    }
+    Map<String, String> settings = new TreeMap<>();
+    for (String name : properties.stringPropertyNames()) {
+      if (PGProperty.forName(name) == null) {
+        String meant = NearestName.among(KNOWN, name);
+        throw new ConfigurationException(
+            "--jdbcProperties: '"
+                + name
+                + "' in "
+                + path
+                + " is not a property of PostgreSQL's JDBC driver"
+                + (meant == null ? "; see its documentation" : "; did you mean '" + meant + "'?"));
+      }
+      settings.put(name, properties.getProperty(name).trim());
+    }
+    return settings;
+  }
+}

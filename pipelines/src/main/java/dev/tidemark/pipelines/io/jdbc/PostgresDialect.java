@@ -1,0 +1,153 @@
+package dev.tidemark.pipelines.io.jdbc;
+
+import dev.tidemark.pipelines.io.ColumnKind;
+import dev.tidemark.pipelines.io.TableColumn;
+import dev.tidemark.pipelines.io.TableLayout;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * PostgreSQL's SQL for a table sink: a batch is one multi-row {@code INSERT}, panes through {@code
+ * ON CONFLICT ... DO UPDATE ... WHERE} the pane rule holds, records through {@code ON CONFLICT DO
+ * NOTHING}; every name is quoted.
+ */
+public final class PostgresDialect implements SqlDialect {
+
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * Errors that pass: the server restarting or shutting down ({@code 57P01} to {@code 57P03}), too
+   * many connections, and a serialization failure or deadlock, which the next try does not meet.
+   */
+  private static final Set<String> TRANSIENT_STATES =
+      Set.of("57P01", "57P02", "57P03", "53300", "40001", "40P01");
+
+  /** A row's own errors, beside the data exceptions of class {@code 22}: nulls and checks. */
+  private static final Set<String> ROW_STATES = Set.of("23502", "23514");
+
+  @Override
+  public String typeOf(ColumnKind kind) {
+    return switch (kind) {
+      case TEXT -> "text";
+      case INTEGER -> "integer";
+      case BIGINT -> "bigint";
+      case REAL -> "real";
+      case DOUBLE -> "double precision";
+      case DECIMAL -> "numeric";
+      case BOOLEAN -> "boolean";
+      case TIMESTAMP -> "timestamp(3)";
+      case INSTANT -> "timestamptz(3)";
+    };
+  }
+
+  @Override
+  public boolean holds(ColumnKind kind, String databaseType) {
+    Set<String> types =
+        switch (kind) {
+          case TEXT -> Set.of("text", "varchar", "bpchar");
+          case INTEGER -> Set.of("int4", "int8", "numeric");
+          case BIGINT -> Set.of("int8", "numeric");
+          case REAL -> Set.of("float4", "float8", "numeric");
+          case DOUBLE -> Set.of("float8", "numeric");
+          case DECIMAL -> Set.of("numeric");
+          case BOOLEAN -> Set.of("bool");
+          case TIMESTAMP -> Set.of("timestamp", "timestamptz");
+          case INSTANT -> Set.of("timestamptz", "timestamp");
+        };
+    return types.contains(databaseType);
+  }
+
+  @Override
+  public String createTable(String table, TableLayout layout) {
+    String columns =
+        layout.columns().stream()
+            .map(column -> quote(column.name()) + " " + typeOf(column.kind()))
+            .collect(Collectors.joining(", "));
+    String key = names(layout.key());
+    return "CREATE TABLE "
+        + table
+        + " ("
+        + columns
+        + ", "
+        + (layout.rows() == TableLayout.Rows.PANES ? "PRIMARY KEY (" : "UNIQUE (")
+        + key
+        + "))";
+  }
+
+  @Override
+  public String upsertPanes(String table, TableLayout layout, int rows) {
+    String updates =
+        layout.values().stream()
+            .map(column -> quote(column.name()) + " = EXCLUDED." + quote(column.name()))
+            .collect(Collectors.joining(", "));
+    return insert(table, layout, rows)
+        + " ON CONFLICT ("
+        + names(layout.key())
+        + ") DO UPDATE SET "
+        + updates
+        + " WHERE (old.\"final\", old.\"pane\") < (EXCLUDED.\"final\", EXCLUDED.\"pane\")";
+  }
+
+  @Override
+  public String insertRecords(String table, TableLayout layout, int rows) {
+    return insert(table, layout, rows) + " ON CONFLICT (" + names(layout.key()) + ") DO NOTHING";
+  }
+
+  @Override
+  public String mayWrite(TableLayout layout) {
+    return layout.rows() == TableLayout.Rows.PANES
+        ? "SELECT has_table_privilege(?, 'SELECT, INSERT, UPDATE, DELETE')"
+        : "SELECT has_table_privilege(?, 'SELECT, INSERT')";
+  }
+
+  @Override
+  public String deleteKeys(String table, List<TableColumn> key, int rows) {
+    return "DELETE FROM "
+        + table
+        + " WHERE ("
+        + names(key)
+        + ") IN ("
+        + String.join(", ", java.util.Collections.nCopies(rows, placeholders(key.size())))
+        + ")";
+  }
+
+  @Override
+  public boolean isTransient(SQLException error) {
+    String state = error.getSQLState();
+    return error instanceof SQLTransientException
+        || error instanceof SQLRecoverableException
+        || (state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state)));
+  }
+
+  @Override
+  public boolean isRowRefusal(SQLException error) {
+    String state = error.getSQLState();
+    return state != null && (state.startsWith("22") || ROW_STATES.contains(state));
+  }
+
+  private static String insert(String table, TableLayout layout, int rows) {
+    String row = placeholders(layout.columns().size());
+    return "INSERT INTO "
+        + table
+        + " AS old ("
+        + names(layout.columns())
+        + ") VALUES "
+        + String.join(", ", java.util.Collections.nCopies(rows, row));
+  }
+
+  private static String placeholders(int count) {
+    return "(" + String.join(", ", java.util.Collections.nCopies(count, "?")) + ")";
+  }
+
+  private static String names(List<TableColumn> columns) {
+    return columns.stream().map(column -> quote(column.name())).collect(Collectors.joining(", "));
+  }
+
+  private static String quote(String name) {
+    return '"' + name + '"';
+  }
+}
