@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * a new directory under {@code /tmp} (which the server's user can reach when the tests run as
  * root), with a random superuser password. {@link #close()} stops it and deletes the directory.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
 
   private final Path directory;
   private final PostgresNode node;
@@ -36,7 +36,7 @@ final class PostgresServer implements AutoCloseable {
     this.password = password;
   }
 
-  static PostgresServer start() throws IOException, InterruptedException {
+  public static PostgresServer start() throws IOException, InterruptedException {
     Path directory = Files.createTempDirectory(Path.of("/tmp"), "tidemark-postgres-test-");
     String password = UUID.randomUUID().toString();
     int port;
@@ -49,7 +49,7 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** The sink URL of {@code table} in the {@code tidemark} database. */
-  String sink(String table) {
+  public String sink(String table) {
     return node.url() + "?table=" + table;
   }
 
@@ -58,7 +58,7 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** The superuser's password: a test checks that no output shows it. */
-  String password() {
+  public String password() {
     return password;
   }
 
@@ -75,12 +75,12 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** Runs {@code statements} as the superuser in the {@code tidemark} database. */
-  void execute(String... statements) {
+  public void execute(String... statements) {
     node.execute(PostgresNode.DATABASE, statements);
   }
 
   /** The rows of {@code query}, each as its columns' values joined by {@code |}, in its order. */
-  List<String> rows(String query) throws SQLException {
+  public List<String> rows(String query) throws SQLException {
     List<String> rows = new ArrayList<>();
     try (Connection connection = DriverManager.getConnection(node.url(), node.superuser());
         Statement statement = connection.createStatement();
@@ -98,7 +98,7 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** A connection as the superuser to the {@code tidemark} database. */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection(node.url(), node.superuser());
   }
 

@@ -7,9 +7,9 @@ import dev.tidemark.transforms.testing.SharedService;
  * its tables so that they differ from every other test's; a test that stops a server starts one of
  * its own.
  */
-final class SharedPostgresServer extends SharedService<PostgresServer> {
+public final class SharedPostgresServer extends SharedService<PostgresServer> {
 
-  SharedPostgresServer() {
+  public SharedPostgresServer() {
     super(PostgresServer.class, PostgresServer::start);
   }
 }

@@ -1,0 +1,123 @@
+package dev.tidemark.pipelines.io.jdbc;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.tidemark.pipelines.PostgresServer;
+import dev.tidemark.pipelines.SharedPostgresServer;
+import dev.tidemark.pipelines.io.ColumnKind;
+import dev.tidemark.pipelines.io.TableColumn;
+import dev.tidemark.pipelines.io.TableLayout;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** What a table sink's batches do to a real PostgreSQL table, beside the pane rule. */
+@ExtendWith(SharedPostgresServer.class)
+class TableWriterTest {
+
+  private static final TableLayout SESSIONS =
+      TableLayout.panes(
+          List.of(TableColumn.of("key", ColumnKind.TEXT)),
+          List.of(TableColumn.of("count", ColumnKind.BIGINT)));
+
+  private final PostgresDialect dialect = new PostgresDialect();
+
+  @Test
+  void aSessionThatMergedAwayDeletesItsRowWhicheverBatchItsRowCameIn(PostgresServer server)
+      throws Exception {
+    server.execute(dialect.createTable("merged_sessions", SESSIONS));
+    TableWriter writer = new TableWriter(dialect, "merged_sessions");
+    try (Connection connection = server.connect()) {
+      RowBatch first = new RowBatch(SESSIONS);
+      first.add(session("a", 1000, 2000, 1, 0, false), false);
+      first.add(session("a", 5000, 6000, 1, 0, false), false);
+      writer.write(connection, first);
+      // The two sessions merge into [1000, 6000): each of the old ones is withdrawn; in the same
+      // batch, a later session of the same bounds as a withdrawn one comes back.
+      RowBatch second = new RowBatch(SESSIONS);
+      second.add(session("a", 1000, 2000, 1, 1, false), true);
+      second.add(session("a", 5000, 6000, 1, 1, false), true);
+      second.add(session("a", 1000, 6000, 2, 0, true), false);
+      second.add(session("b", 1000, 2000, 1, 0, false), true);
+      second.add(session("b", 1000, 2000, 3, 0, true), false);
+      writer.write(connection, second);
+    }
+    assertThat(
+        server.rows(
+            "SELECT key, (extract(epoch FROM window_start) * 1000)::bigint,"
+                + " (extract(epoch FROM window_end) * 1000)::bigint, count, final"
+                + " FROM merged_sessions ORDER BY key, window_start"),
+        equalTo(List.of("a|1000|6000|2|true", "b|1000|2000|3|true")));
+  }
+
+  @Test
+  void aRowTheTableRefusesIsGivenBackWithTheReasonAndTheOthersAreWritten(PostgresServer server)
+      throws Exception {
+    // A table the user made, with a column too short for one key.
+    server.execute(
+        "CREATE TABLE short_keys (key varchar(3), window_start timestamptz, window_end"
+            + " timestamptz, count bigint, timing text, pane bigint, final boolean,"
+            + " PRIMARY KEY (key, window_start, window_end))");
+    TableWriter writer = new TableWriter(dialect, "short_keys");
+    Map<@Nullable Object[], String> refused;
+    try (Connection connection = server.connect()) {
+      RowBatch batch = new RowBatch(SESSIONS);
+      batch.add(session("abc", 0, 1000, 1, 0, true), false);
+      batch.add(session("abcdef", 0, 1000, 2, 0, true), false);
+      batch.add(session("xyz", 0, 1000, 3, 0, true), false);
+      refused = writer.write(connection, batch);
+    }
+    assertThat(refused.size(), equalTo(1));
+    assertThat(refused.keySet().iterator().next()[0], equalTo("abcdef"));
+    assertThat(
+        refused.values().iterator().next(), containsString("value too long for type character"));
+    assertThat(
+        server.rows("SELECT key, count FROM short_keys ORDER BY key"),
+        equalTo(List.of("abc|1", "xyz|3")));
+  }
+
+  @Test
+  void aRecordIsWrittenOncePerOriginAndOneWithoutAnOriginEachTime(PostgresServer server)
+      throws Exception {
+    server.execute(dialect.createTable("dead_once", TableLayout.DEAD_LETTERS));
+    TableWriter writer = new TableWriter(dialect, "dead_once");
+    String letter = "{\"type\":\"deadLetter\",\"reason\":\"bad\",\"record\":\"x\"}";
+    try (Connection connection = server.connect()) {
+      for (int run = 0; run < 2; run++) {
+        RowBatch batch = new RowBatch(TableLayout.DEAD_LETTERS);
+        batch.add(RowValues.of(TableLayout.DEAD_LETTERS, letter, "clicks-0@8"), false);
+        batch.add(RowValues.of(TableLayout.DEAD_LETTERS, letter, "clicks-0@8"), false);
+        batch.add(RowValues.of(TableLayout.DEAD_LETTERS, letter, null), false);
+        writer.write(connection, batch);
+      }
+    }
+    assertThat(
+        server.rows("SELECT origin, reason, record FROM dead_once ORDER BY origin"),
+        equalTo(List.of("clicks-0@8|bad|x", "null|bad|x", "null|bad|x")));
+  }
+
+  private static @Nullable Object[] session(
+      String key, long start, long end, long count, int pane, boolean last) {
+    return RowValues.of(
+        SESSIONS,
+        "{\"key\":\""
+            + key
+            + "\",\"count\":"
+            + count
+            + ",\"windowStart\":"
+            + start
+            + ",\"windowEnd\":"
+            + end
+            + ",\"timing\":\"ON_TIME\",\"pane\":"
+            + pane
+            + ",\"final\":"
+            + last
+            + "}",
+        null);
+  }
+}
