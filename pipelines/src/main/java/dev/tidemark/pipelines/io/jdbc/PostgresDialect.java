@@ -99,9 +99,14 @@ public final class PostgresDialect implements SqlDialect {
 
   @Override
   public String mayWrite(TableLayout layout) {
-    return layout.rows() == TableLayout.Rows.PANES
-        ? "SELECT has_table_privilege(?, 'SELECT, INSERT, UPDATE, DELETE')"
-        : "SELECT has_table_privilege(?, 'SELECT, INSERT')";
+    // has_table_privilege with a list of rights holds if any one of them is held: ask for each.
+    String rights =
+        layout.rows() == TableLayout.Rows.PANES
+            ? "'SELECT', 'INSERT', 'UPDATE', 'DELETE'"
+            : "'SELECT', 'INSERT'";
+    return "SELECT bool_and(has_table_privilege(?::text, p)) FROM unnest(ARRAY["
+        + rights
+        + "]) AS p";
   }
 
   @Override
