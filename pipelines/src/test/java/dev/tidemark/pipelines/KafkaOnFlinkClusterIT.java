@@ -47,7 +47,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
 @ResourceLock(SharedFlinkCluster.LOCK)
 @Order(SharedFlinkCluster.ORDER)
-@ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class})
+@ExtendWith({SharedKafkaBroker.class, SharedFlinkCluster.class, SharedPostgresServer.class})
 class KafkaOnFlinkClusterIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -288,6 +288,71 @@ class KafkaOnFlinkClusterIT {
         return all;
       }
       Thread.sleep(500);
+    }
+  }
+
+  /**
+   * S5 into a PostgreSQL table from the cluster, every pane written ({@code --emit=all}),
+   * checkpoints every 2 s, parallelism 2: while records stream in, after a checkpoint and once rows
+   * are in the table, every TaskManager the job runs on is killed. The restored job writes again
+   * what it wrote since its checkpoint, and the table ends with exactly the expected row per
+   * window, each final, with the count of all the window's records.
+   */
+  @Test
+  void theTableEndsWithOneFinalRowPerWindowThroughTheLossOfTheTaskManagers(
+      KafkaBroker broker, FlinkCluster cluster, PostgresServer server) throws Exception {
+    String topic = "tabled-s5";
+    broker.createTopic(topic, 2);
+    List<String> lines = MetricsRows.records(6000, 57);
+    Map<String, Long> expected = MetricsRows.expected(lines);
+    List<String> args =
+        ClusterMetrics.arguments(
+            broker,
+            directory,
+            topic,
+            "unused",
+            "--checkpointingInterval=2000",
+            "--numberOfExecutionRetries=10",
+            "--executionRetryDelay=2000",
+            "--jdbcProperties=" + server.superuserProperties(directory));
+    args.set(2, "--sink=" + server.sink("s5_on_the_cluster"));
+    Process job = cluster.submit(directory.resolve(topic + ".log"), args.toArray(String[]::new));
+    String query =
+        "SELECT index_name, event_time_log, op_type, count_result, final FROM s5_on_the_cluster"
+            + " WHERE index_name <> 'closer'";
+    try {
+      cluster.awaitLatestJob("RUNNING");
+      int sent = 0;
+      boolean killed = false;
+      while (sent < lines.size()) {
+        sendToBothPartitions(broker, topic, lines.subList(sent, sent + BATCH));
+        sent += BATCH;
+        if (!killed && completedCheckpoints(cluster) >= 1 && !server.rows(query).isEmpty()) {
+          cluster.killTheLatestJobsTaskManagers();
+          killed = true;
+          System.out.printf(
+              "killed the TaskManagers with %d of %d records sent%n", sent, lines.size());
+        }
+        Thread.sleep(BETWEEN_BATCHES_AFTER_THE_KILL.toMillis());
+      }
+      assertThat("the TaskManagers died while records streamed in", killed, equalTo(true));
+      sendClosers(broker, topic, lines);
+      Map<String, Long> finals = new TreeMap<>();
+      long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      while (!finals.equals(expected) && System.nanoTime() < deadline) {
+        Thread.sleep(500);
+        finals.clear();
+        for (String row : server.rows(query + " AND final")) {
+          String[] columns = row.split("\\|");
+          finals.put(columns[0] + "|" + columns[1] + "|" + columns[2], Long.parseLong(columns[3]));
+        }
+      }
+      assertThat(finals, equalTo(expected));
+      assertThat(server.rows(query).size(), equalTo(expected.size()));
+      assertRestoredFromACheckpoint(cluster);
+    } finally {
+      cluster.cancelJobs();
+      job.destroyForcibly();
     }
   }
 

@@ -63,7 +63,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * running; every window fires, the last ones by the idle rule.
  */
 @ResourceLock(value = SharedKafkaBroker.LOCK, mode = ResourceAccessMode.READ)
-@ExtendWith(SharedKafkaBroker.class)
+@ExtendWith({SharedKafkaBroker.class, SharedPostgresServer.class})
 @Order(SuiteOrder.LONG)
 class KafkaPipelinesIT {
 
@@ -142,6 +142,114 @@ class KafkaPipelinesIT {
     } finally {
       Runners.cancel(running);
     }
+  }
+
+  /**
+   * {@code count} from a topic into PostgreSQL tables, run twice over the topic from its start: the
+   * second run leaves every table as the first left it. (1) The first run writes each window's
+   * final row, the dead letter keyed by its offset, then the late record that comes after the
+   * windows closed. (2) The second run reads it all again, one record more at the end of an hour
+   * later, whose window's row says the run got past everything before it.
+   */
+  @Test
+  void aSecondRunOverTheTopicLeavesTheTablesAsTheFirstLeftThem(PostgresServer server)
+      throws Exception {
+    String topic = "tabled";
+    broker.createTopic(topic, 1);
+    List<String> records = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (int i = 0; i < 40; i++) {
+      String key = i % 3 == 0 ? "b" : "a";
+      records.add(key + "," + (BASE + i * 500L));
+      expected.merge(key + "," + (BASE + (i * 500L / 5000) * 5000), 1L, Long::sum);
+      if (i == 11) {
+        records.add("not a record");
+      }
+    }
+    broker.send(topic, 0, records);
+    String[] tables = {
+      "--sink=" + server.sink("tabled_counts"),
+      "--lateSink=" + server.sink("tabled_late"),
+      "--deadLetterSink=" + server.sink("tabled_dead"),
+      "--jdbcProperties=" + server.superuserProperties(directory)
+    };
+    String counts =
+        "SELECT key, (extract(epoch FROM window_start) * 1000)::bigint, count FROM tabled_counts"
+            + " WHERE final";
+    Supplier<Map<String, Long>> finals =
+        () -> {
+          Map<String, Long> rows = new TreeMap<>();
+          try {
+            for (String row : server.rows(counts)) {
+              String[] columns = row.split("\\|");
+              rows.put(columns[0] + "," + columns[1], Long.parseLong(columns[2]));
+            }
+          } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+          }
+          return rows;
+        };
+    String everyRow =
+        "SELECT * FROM tabled_counts ORDER BY key, window_start;"
+            + "SELECT * FROM tabled_late ORDER BY origin;"
+            + "SELECT * FROM tabled_dead ORDER BY origin";
+    List<String> afterTheFirst;
+    PipelineResult first = startCountToTables(topic, tables);
+    try {
+      assertThat(awaitEqual(finals, expected, 120), equalTo(expected));
+      broker.send(topic, 0, List.of("a," + (BASE + 1000)));
+      Supplier<List<String>> late = () -> rowsOf(server, "SELECT origin, record FROM tabled_late");
+      assertThat(
+          awaitEqual(late, List.of(topic + "-0@41|a," + (BASE + 1000)), 60),
+          equalTo(List.of(topic + "-0@41|a," + (BASE + 1000))));
+      assertThat(
+          server.rows("SELECT origin, record FROM tabled_dead"),
+          equalTo(List.of(topic + "-0@12|not a record")));
+      afterTheFirst = rowsOf(server, everyRow);
+    } finally {
+      Runners.cancel(first);
+    }
+
+    broker.send(topic, 0, List.of("a," + (BASE + 3_600_000)));
+    Map<String, Long> withTheLastOne = new TreeMap<>(expected);
+    withTheLastOne.put("a," + (BASE + 3_600_000), 1L);
+    PipelineResult second = startCountToTables(topic, tables);
+    try {
+      assertThat(awaitEqual(finals, withTheLastOne, 120), equalTo(withTheLastOne));
+    } finally {
+      Runners.cancel(second);
+    }
+    server.execute(
+        "DELETE FROM tabled_counts WHERE window_start > to_timestamp(" + (BASE / 1000 + 60) + ")");
+    assertThat(rowsOf(server, everyRow), equalTo(afterTheFirst));
+  }
+
+  private static List<String> rowsOf(PostgresServer server, String queries) {
+    List<String> rows = new ArrayList<>();
+    try {
+      for (String query : queries.split(";")) {
+        rows.addAll(server.rows(query));
+      }
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return rows;
+  }
+
+  private static PipelineResult startCountToTables(String topic, String... tables) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--source=kafka://" + broker.bootstrapServers() + "/" + topic,
+                "--idleTimeout=3s",
+                "--blockOnRun=false",
+                "--runner=DirectRunner"));
+    args.addAll(List.of(tables));
+    return CountPipeline.build(
+            PipelineOptionsFactory.fromArgs(args.toArray(String[]::new))
+                .withValidation()
+                .as(CountPipeline.Options.class))
+        .run();
   }
 
   /**
