@@ -31,17 +31,19 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * A Kafka broker and a Flink session cluster on loopback, for users and for the tests, from the
- * Maven artifacts alone ({@code src/stack/stack}):
+ * A Kafka broker, a Flink session cluster and a PostgreSQL server on loopback, for users and for
+ * the tests, from the Maven artifacts alone ({@code src/stack/stack}):
  *
  * <pre>
  * stack start [--dir=DIR] [--kafkaPort=9092] [--flinkPort=8081] [--prometheusPort=9249]
- *             [--taskManagers=2]
+ *             [--postgresPort=5432] [--taskManagers=2]
  * stack topic NAME PARTITIONS [--dir=DIR]      creates a topic
  * stack produce TOPIC FILE [--dir=DIR]         sends each line of FILE as a record
  * stack consume TOPIC [--dir=DIR] [--seconds=10] [--keys=true]
  *                                    prints every record (with --keys=true, its key, a tab, then
  *                                    its value), until none came for that long
+ * stack psql SQL [--dir=DIR]                  runs one SQL statement in the stack's database
+ *                                    and prints its rows
  * stack stop [--dir=DIR] [--logs=delete]
  * stack [--dir=DIR] flink ARGUMENTS...       Flink's own command line (bin/flink) against the
  *                                    stack's cluster, e.g. flink run JAR ...; Flink's logs go to
@@ -53,10 +55,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * ({@link RunningStacks}).
  *
  * <p>{@code start} runs each node in a JVM of its own that outlives the command, logs in {@code
- * DIR/*.log}, waits until the broker answers and the TaskManagers have registered, and writes
- * {@code DIR/stack.properties} (the addresses and process ids) for the other commands. A port of 0
- * takes a free one. {@code stop} stops the nodes and deletes {@code DIR} but the logs, which a next
- * {@code start} appends to; {@code stop --logs=delete} deletes them too.
+ * DIR/*.log}, waits until the broker and the database answer and the TaskManagers have registered,
+ * and writes {@code DIR/stack.properties} (the addresses and process ids) for the other commands,
+ * and {@code DIR/jdbc.properties}, the database's login for {@code --jdbcProperties} ({@link
+ * PostgresNode}: user {@code postgres}, a new password each start). A port of 0 takes a free one.
+ * {@code stop} stops the nodes and deletes {@code DIR} but the logs, which a next {@code start}
+ * appends to; {@code stop --logs=delete} deletes them too.
  */
 public final class Stack {
 
@@ -115,6 +119,11 @@ public final class Stack {
         case "produce" -> stack.produce(words.get(0), Path.of(words.get(1)));
         case "consume" -> stack.consume(words.get(0));
         case "flink" -> System.exit(stack.flink(words));
+        case "psql" ->
+            StackDatabase.psql(
+                stack.state().getProperty("postgres"),
+                StackDatabase.login(directory),
+                words.get(0));
         default -> throw new IllegalStateException("no such command: " + command.name());
       }
     } catch (IllegalStateException e) {
@@ -162,11 +171,15 @@ public final class Stack {
     for (int i = 1; i <= taskManagers; i++) {
       nodes.add(launchFlinkNode("taskmanager" + i, FlinkNodes.TASK_MANAGER));
     }
+    List<Long> pids = new ArrayList<>(nodes.stream().map(Process::pid).toList());
+    PostgresNode postgres =
+        StackDatabase.start(directory, port("postgresPort", 5432), log("postgres"));
+    pids.add(postgres.pid());
     Properties state = new Properties();
     state.setProperty("kafka", "127.0.0.1:" + kafkaPort);
     state.setProperty("flink", "localhost:" + flinkPort);
-    state.setProperty(
-        "pids", String.join(",", nodes.stream().map(node -> Long.toString(node.pid())).toList()));
+    state.setProperty("postgres", postgres.url());
+    state.setProperty("pids", String.join(",", pids.stream().map(Object::toString).toList()));
     try (OutputStream out = Files.newOutputStream(directory.resolve(STATE))) {
       state.store(out, "tidemark stack");
     }
@@ -182,6 +195,12 @@ public final class Stack {
             + "-"
             + (prometheusPort + taskManagers)
             + "/metrics (one port a node, in the order they bind)");
+    System.out.println(
+        "postgres: "
+            + postgres.url()
+            + "?table=NAME (log in with --jdbcProperties="
+            + StackDatabase.login(directory)
+            + ")");
     System.out.println("logs:  " + directory);
   }
 

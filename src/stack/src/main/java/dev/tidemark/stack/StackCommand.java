@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * flink run JAR ...}.
  *
  * @param name the command: {@code start}, {@code stop}, {@code topic}, {@code produce}, {@code
- *     consume} or {@code flink}
+ *     consume}, {@code psql} or {@code flink}
  * @param words the words after the command, as many as it takes
  * @param options the options given, by name
  */
@@ -28,15 +28,22 @@ record StackCommand(String name, List<String> words, Map<String, String> options
           "start",
               new Shape(
                   List.of(),
-                  Set.of("dir", "kafkaPort", "flinkPort", "prometheusPort", "taskManagers")),
+                  Set.of(
+                      "dir",
+                      "kafkaPort",
+                      "flinkPort",
+                      "prometheusPort",
+                      "postgresPort",
+                      "taskManagers")),
           "stop", new Shape(List.of(), Set.of("dir", "logs")),
           "topic", new Shape(List.of("NAME", "PARTITIONS"), Set.of("dir")),
           "produce", new Shape(List.of("TOPIC", "FILE"), Set.of("dir")),
           "consume", new Shape(List.of("TOPIC"), Set.of("dir", "seconds", "keys")),
-          "flink", new Shape(List.of("ARGUMENTS..."), Set.of("dir")));
+          "flink", new Shape(List.of("ARGUMENTS..."), Set.of("dir")),
+          "psql", new Shape(List.of("SQL"), Set.of("dir")));
 
   static final String USAGE =
-      "usage: stack start|stop|topic NAME PARTITIONS|produce TOPIC FILE|consume TOPIC"
+      "usage: stack start|stop|topic NAME PARTITIONS|produce TOPIC FILE|consume TOPIC|psql SQL"
           + " [--dir=DIR] [options], or stack [--dir=DIR] flink ARGUMENTS...";
 
   /**

@@ -34,7 +34,7 @@ class StackCommandTest {
         refusal("start", "--kafkaport=9093"),
         equalTo(
             "--kafkaport is not an option of start; it takes --dir, --flinkPort, --kafkaPort,"
-                + " --prometheusPort, --taskManagers"));
+                + " --postgresPort, --prometheusPort, --taskManagers"));
     assertThat(
         refusal("topic", "clicks", "2", "--seconds=3"),
         equalTo("--seconds is not an option of topic; it takes --dir"));
