@@ -2,7 +2,9 @@ package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.pipelines.io.TableColumn;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,6 +81,46 @@ class TableSinksTest {
     assertThat(
         server.rows("SELECT reason, record FROM " + dead),
         containsInAnyOrder(expectedDead.toArray()));
+  }
+
+  /**
+   * A row the results table refuses, a key too long for the column its user made narrower, goes to
+   * the dead letters with PostgreSQL's reason; the other rows are written and the run ends well.
+   */
+  @Test
+  void aRowTheTableRefusesIsADeadLetterAndTheRunGoesOn(PostgresServer server) throws Exception {
+    server.execute(
+        "CREATE TABLE narrow_index (index_name varchar(40), op_type text,"
+            + " window_start timestamptz, window_end timestamptz, event_time_log text,"
+            + " count_result bigint, timing text, pane bigint, final boolean,"
+            + " PRIMARY KEY (index_name, op_type, window_start, window_end))");
+    Path dead = directory.resolve("refused.json");
+    CommandLine run =
+        CommandLine.run(
+            "metrics",
+            "--sink=" + server.sink("narrow_index"),
+            "--deadLetterSink=file:" + dead,
+            "--jdbcProperties=" + server.superuserProperties(directory));
+    assertThat(run.err, run.exitCode, equalTo(0));
+    // S5's sample: one window of hitch_driver_order_2020_01_22_23_50_40 (38 characters), four of
+    // hitch_passenger_order_2020_01_22_23_50_40 (41).
+    assertThat(
+        server.rows("SELECT index_name, count_result FROM narrow_index"),
+        equalTo(List.of("hitch_driver_order_2020_01_22_23_50_40|1")));
+    List<JsonNode> letters = Outputs.read(dead);
+    assertThat(letters.size(), equalTo(4));
+    for (JsonNode letter : letters) {
+      assertThat(
+          letter.get("record").asText(),
+          containsString("hitch_passenger_order_2020_01_22_23_50_40"));
+      assertThat(
+          letter.get("reason").asText(),
+          startsWith(
+              "PostgreSQL at 127.0.0.1:"
+                  + server.port()
+                  + " refused the row for table narrow_index: ERROR: value too long for type"
+                  + " character varying(40)"));
+    }
   }
 
   /** The pipeline's results table: each of the bundled samples has one final pane a window. */
