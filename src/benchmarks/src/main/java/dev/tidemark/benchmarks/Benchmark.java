@@ -5,10 +5,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -79,7 +77,7 @@ public final class Benchmark {
               "benchmark: --"
                   + nameAndValue[0]
                   + " is not an option; use --lines=N, --runs=N,"
-                  + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,native,flinksql,beam,"
+                  + " --parallelism=N, --heap=2g, --dir=PATH, --variants=tidemark,sql,table,native,flinksql,beam,"
                   + " --source=file|kafka|steady, --query=s5|hop|session (file, memory), --rates=N,N,"
                   + " --seconds=N,"
                   + " --profile[=SETTINGS.jfc] and --breakdown (steady),"
@@ -140,49 +138,21 @@ public final class Benchmark {
     Path input = InputFile.ensure(directory, lines);
     Path startupInput = InputFile.ensure(directory, STARTUP_LINES);
 
-    Map<Variant, String> classPaths = new EnumMap<>(Variant.class);
-    Map<Variant, List<String>> jvmOptions = new EnumMap<>(Variant.class);
-    for (Variant variant : variants) {
-      String classPath = variant.classPath(directory);
-      classPaths.put(variant, classPath);
-      jvmOptions.put(
-          variant,
-          startupArchives.equals("all")
-                  || (startupArchives.equals("tidemark") && variant.isTidemarks())
-              ? startupArchive(
-                  variant, classPath, directory, startupInput, parallelism, heap, query)
-              : List.of());
+    try (BenchmarkDatabase database =
+        variants.contains(Variant.TIDEMARK_TABLE) ? BenchmarkDatabase.start() : null) {
+      FileRuns.compare(
+          variants,
+          database,
+          directory,
+          input,
+          startupInput,
+          lines,
+          runs,
+          parallelism,
+          heap,
+          startupArchives,
+          query);
     }
-    Map<Variant, List<Result>> results = new EnumMap<>(Variant.class);
-    Map<Variant, List<Result>> startups = new EnumMap<>(Variant.class);
-    for (int run = 1; run <= runs; run++) {
-      for (Variant variant : variants) {
-        ChildJvm child = new ChildJvm(classPaths.get(variant), jvmOptions.get(variant), heap);
-        Result startup =
-            runInChildJvm(variant, child, startupInput, STARTUP_LINES, parallelism, query);
-        startups.computeIfAbsent(variant, v -> new ArrayList<>()).add(startup);
-        Result result = runInChildJvm(variant, child, input, lines, parallelism, query);
-        System.err.printf(
-            Locale.ROOT,
-            "benchmark: run %d/%d %-32s %,10.0f events/s%s%n",
-            run,
-            runs,
-            variant.label(),
-            result.eventsPerSecond(),
-            result.isValid()
-                ? ""
-                : " VOID: results count " + result.counted() + " of " + lines + " lines");
-        results.computeIfAbsent(variant, v -> new ArrayList<>()).add(result);
-      }
-    }
-    if (startupArchives.equals("all")) {
-      System.out.printf(
-          "%nEach variant with a class-data archive of its own (--startupArchives).%n");
-    } else if (startupArchives.equals("tidemark")) {
-      System.out.printf(
-          "%ntidemark's variants with the archive the jar makes of itself (--startupArchives=tidemark).%n");
-    }
-    System.out.print(Table.of(results, startups, lines, parallelism));
   }
 
   /** Exits unless {@code lines} are more than the {@code startupLines} of the short runs. */
@@ -198,44 +168,9 @@ public final class Benchmark {
   }
 
   /**
-   * Writes {@code variant}'s class-data archive into {@code directory}, of the classes a short run
-   * of it loads, and returns the JVM options of a run that must map it.
-   */
-  private static List<String> startupArchive(
-      Variant variant,
-      String classPath,
-      Path directory,
-      Path startupInput,
-      int parallelism,
-      String heap,
-      Query query)
-      throws IOException, InterruptedException {
-    String name = "startup-" + variant.name().toLowerCase(Locale.ROOT);
-    if (variant.isTidemarks()) {
-      return TidemarkArchive.jvmOptions(classPath, directory, name);
-    }
-    System.err.printf("benchmark: writing a class-data archive for %s%n", variant.label());
-    Path classList = directory.resolve(name + ".classes");
-    Path archive = directory.resolve(name + ".jsa");
-    Result training =
-        runInChildJvm(
-            variant,
-            new ChildJvm(classPath, ClassDataArchive.listingClassesTo(classList), heap),
-            startupInput,
-            STARTUP_LINES,
-            parallelism,
-            query);
-    if (!training.isValid()) {
-      throw new IllegalStateException(variant + "'s training run did not count every line");
-    }
-    ClassDataArchive.write(classList, archive, classPath);
-    return ClassDataArchive.requiring(archive);
-  }
-
-  /**
-   * The variants named in {@code --variants=tidemark,sql,native,flinksql,beam}: tidemark and any of
-   * the others, so that a long input can be compared with native Flink without plain Beam's slow
-   * runs.
+   * The variants named in {@code --variants=tidemark,sql,table,native,flinksql,beam}: tidemark and
+   * any of the others, so that a long input can be compared with native Flink without plain Beam's
+   * slow runs.
    */
   private static Set<Variant> variants(String names, Query query) {
     Set<Variant> variants =
@@ -243,7 +178,7 @@ public final class Benchmark {
             Variant.class,
             Variant::option,
             names,
-            "--variants takes tidemark, sql, native, flinksql and beam");
+            "--variants takes tidemark, sql, table, native, flinksql and beam");
     if (!variants.contains(Variant.TIDEMARK)) {
       System.err.println(
           "benchmark: --variants must include tidemark, the one the others are compared with");
@@ -326,20 +261,6 @@ public final class Benchmark {
             MemoryRun.POINTS.get(0) * 100,
             (double) heaps.get(heaps.size() - 1) / heaps.get(0)));
     System.out.print(table);
-  }
-
-  private static Result runInChildJvm(
-      Variant variant, ChildJvm child, Path input, long lines, int parallelism, Query query)
-      throws IOException, InterruptedException {
-    return resultIn(
-        variant,
-        child.run(
-            RunOne.class,
-            variant.name(),
-            input.toString(),
-            Long.toString(lines),
-            Integer.toString(parallelism),
-            query.name()));
   }
 
   /** The result that a child JVM running {@code variant} printed. */

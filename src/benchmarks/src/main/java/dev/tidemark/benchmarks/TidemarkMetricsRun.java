@@ -31,7 +31,7 @@ final class TidemarkMetricsRun {
       long start = System.nanoTime();
       int exitCode =
           Tidemark.run(
-              arguments(pipeline, input, rows, parallelism, query),
+              arguments(pipeline, input, "file:" + rows, parallelism, query).toArray(String[]::new),
               System.out,
               new PrintStream(err, true, StandardCharsets.UTF_8));
       long millis = (System.nanoTime() - start) / 1_000_000;
@@ -45,22 +45,25 @@ final class TidemarkMetricsRun {
     }
   }
 
-  /** The command line of {@code pipeline} for {@code query}: sql's with its text. */
-  private static String[] arguments(
-      String pipeline, Path input, Path rows, int parallelism, Query query) {
+  /**
+   * The command line of {@code pipeline} for {@code query}, its results to {@code sink}: sql's with
+   * its text.
+   */
+  static List<String> arguments(
+      String pipeline, Path input, String sink, int parallelism, Query query) {
     List<String> arguments =
         new ArrayList<>(
             List.of(
                 pipeline,
                 "--source=file:" + input,
-                "--sink=file:" + rows,
+                "--sink=" + sink,
                 "--parallelism=" + parallelism));
     if (pipeline.equals("sql")) {
       arguments.add("--query=" + query.text());
     } else {
       arguments.addAll(query.metricsWindows());
     }
-    return arguments.toArray(String[]::new);
+    return arguments;
   }
 
   private static long finalCounts(List<String> rows) throws Exception {

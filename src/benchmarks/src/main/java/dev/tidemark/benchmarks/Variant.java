@@ -17,6 +17,12 @@ enum Variant {
       return TidemarkMetricsRun.run("sql", input, lines, parallelism, query);
     }
   },
+  TIDEMARK_TABLE("table", "tidemark metrics into PostgreSQL") {
+    @Override
+    Result run(Path input, long lines, int parallelism, Query query) throws Exception {
+      return TidemarkTableRun.run(input, lines, parallelism, query);
+    }
+  },
   NATIVE_FLINK("native", "hand-written Flink DataStream") {
     @Override
     Result run(Path input, long lines, int parallelism, Query query) throws Exception {
@@ -65,7 +71,7 @@ enum Variant {
 
   /** Whether it is one of tidemark's pipelines, which run from the jar a user runs. */
   boolean isTidemarks() {
-    return this == TIDEMARK || this == TIDEMARK_SQL;
+    return this == TIDEMARK || this == TIDEMARK_SQL || this == TIDEMARK_TABLE;
   }
 
   /** Whether it runs {@code query}: the hand-written job and plain Beam run S5's only. */

@@ -6,14 +6,15 @@ import dev.tidemark.pipelines.io.TableLayout;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * PostgreSQL's SQL for a table sink: a batch is one multi-row {@code INSERT}, panes through {@code
- * ON CONFLICT ... DO UPDATE ... WHERE} the pane rule holds, records through {@code ON CONFLICT DO
- * NOTHING}; every name is quoted.
+ * PostgreSQL's SQL for a table sink: a batch is one {@code INSERT ... SELECT} of {@code unnest}
+ * over an array of text per column, panes through {@code ON CONFLICT ... DO UPDATE ... WHERE} the
+ * pane rule holds, records through {@code ON CONFLICT DO NOTHING}; every name is quoted.
  */
 public final class PostgresDialect implements SqlDialect {
 
@@ -79,12 +80,12 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
-  public String upsertPanes(String table, TableLayout layout, int rows) {
+  public String upsertPanes(String table, TableLayout layout) {
     String updates =
         layout.values().stream()
             .map(column -> quote(column.name()) + " = EXCLUDED." + quote(column.name()))
             .collect(Collectors.joining(", "));
-    return insert(table, layout, rows)
+    return insert(table, layout)
         + " ON CONFLICT ("
         + names(layout.key())
         + ") DO UPDATE SET "
@@ -93,8 +94,8 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
-  public String insertRecords(String table, TableLayout layout, int rows) {
-    return insert(table, layout, rows) + " ON CONFLICT (" + names(layout.key()) + ") DO NOTHING";
+  public String insertRecords(String table, TableLayout layout) {
+    return insert(table, layout) + " ON CONFLICT (" + names(layout.key()) + ") DO NOTHING";
   }
 
   @Override
@@ -110,14 +111,19 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
-  public String deleteKeys(String table, List<TableColumn> key, int rows) {
-    return "DELETE FROM "
-        + table
-        + " WHERE ("
-        + names(key)
-        + ") IN ("
-        + String.join(", ", java.util.Collections.nCopies(rows, placeholders(key.size())))
-        + ")";
+  public String deleteKeys(String table, List<TableColumn> key) {
+    String matches =
+        key.stream()
+            .map(
+                column ->
+                    "old."
+                        + quote(column.name())
+                        + " = gone."
+                        + quote(column.name())
+                        + "::"
+                        + typeOf(column.kind()))
+            .collect(Collectors.joining(" AND "));
+    return "DELETE FROM " + table + " AS old USING " + unnest(key, "gone") + " WHERE " + matches;
   }
 
   @Override
@@ -134,18 +140,37 @@ public final class PostgresDialect implements SqlDialect {
     return state != null && (state.startsWith("22") || ROW_STATES.contains(state));
   }
 
-  private static String insert(String table, TableLayout layout, int rows) {
-    String row = placeholders(layout.columns().size());
+  /**
+   * {@code INSERT INTO table AS old (...) SELECT ... FROM unnest(...)}: the rows as one array of
+   * text per column, each value cast to its column's type. One text whatever the rows, so the
+   * driver prepares it on the server once per connection, and binding a batch costs one parameter
+   * per column rather than one per value.
+   */
+  private String insert(String table, TableLayout layout) {
+    List<TableColumn> columns = layout.columns();
+    String casts =
+        columns.stream()
+            .map(column -> "rows." + quote(column.name()) + "::" + typeOf(column.kind()))
+            .collect(Collectors.joining(", "));
     return "INSERT INTO "
         + table
         + " AS old ("
-        + names(layout.columns())
-        + ") VALUES "
-        + String.join(", ", java.util.Collections.nCopies(rows, row));
+        + names(columns)
+        + ") SELECT "
+        + casts
+        + " FROM "
+        + unnest(columns, "rows");
   }
 
-  private static String placeholders(int count) {
-    return "(" + String.join(", ", java.util.Collections.nCopies(count, "?")) + ")";
+  /** {@code unnest(?::text[], ...) AS alias(column, ...)}: a row per element of the arrays. */
+  private static String unnest(List<TableColumn> columns, String alias) {
+    return "unnest("
+        + String.join(", ", Collections.nCopies(columns.size(), "?::text[]"))
+        + ") AS "
+        + alias
+        + "("
+        + names(columns)
+        + ")";
   }
 
   private static String names(List<TableColumn> columns) {

@@ -28,17 +28,18 @@ public interface SqlDialect extends Serializable {
   String createTable(String table, TableLayout layout);
 
   /**
-   * Writes {@code rows} panes, each replacing its key's row only if it is newer: final beats
-   * non-final, then a higher pane a lower one; parameters are the rows' columns in {@code
-   * layout.columns()} order, row after row.
+   * Writes a batch of panes, each replacing its key's row only if it is newer: final beats
+   * non-final, then a higher pane a lower one. Its parameters are one array of text per column of
+   * {@code layout.columns()}, in that order, holding the rows' values ({@link ColumnText}): one
+   * statement for a batch of any size.
    */
-  String upsertPanes(String table, TableLayout layout, int rows);
+  String upsertPanes(String table, TableLayout layout);
 
   /**
-   * Adds {@code rows} records, each only if no row of its origin is there yet; parameters as for
+   * Adds a batch of records, each only if no row of its origin is there yet; parameters as for
    * {@link #upsertPanes}.
    */
-  String insertRecords(String table, TableLayout layout, int rows);
+  String insertRecords(String table, TableLayout layout);
 
   /**
    * A query of one row and one boolean column: whether the user may write {@code table} as {@code
@@ -47,8 +48,11 @@ public interface SqlDialect extends Serializable {
    */
   String mayWrite(TableLayout layout);
 
-  /** Deletes the rows of {@code rows} keys; parameters are the keys' columns, key after key. */
-  String deleteKeys(String table, List<TableColumn> key, int rows);
+  /**
+   * Deletes the rows of a batch of keys; its parameters are one array of text per column of {@code
+   * key}, as for {@link #upsertPanes}.
+   */
+  String deleteKeys(String table, List<TableColumn> key);
 
   /**
    * Whether {@code error} passes: the database is unreachable, restarting or overloaded, so the
