@@ -119,8 +119,10 @@ final class ReadSocketLinesFn extends DoFn<byte[], ArrivedLine> {
         return ProcessContinuation.resume().withResumeDelay(POLL_DELAY);
       }
       if (!tracker.tryClaim(position)) {
-        // The line stays queued in the reader and is emitted when the residual resumes.
-        return ProcessContinuation.resume();
+        // The runner checkpointed this call (Flink's after 10,000 outputs or 10 s): Beam requires
+        // stop() now, and resumes the residual itself. The line stays queued in the reader and is
+        // emitted when the residual resumes.
+        return ProcessContinuation.stop();
       }
       position++;
       reader.take();

@@ -161,6 +161,45 @@ class ReadSocketLinesTest {
     }
   }
 
+  /**
+   * A burst of lines larger than a runner lets one call of a splittable DoFn emit (Beam's Flink
+   * runner checkpoints a call after 10,000 outputs or 10 s, the DirectRunner sooner): the runner
+   * splits the restriction, {@code tryClaim} fails, and the source must stop the call and go on in
+   * the residual. Returning {@code resume()} there failed the job, which a sink that held the
+   * pipeline back for 10 s (a database restarting) also showed.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"DirectRunner", "FlinkRunner"})
+  void aBurstPastTheRunnersBoundOnACallIsReadWhole(String runner) throws Exception {
+    int port = LineServer.freePort();
+    Collected windows = new Collected();
+    Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 1));
+    pipeline
+        .apply("ReadLines", readS1Lines(port, Duration.standardMinutes(10)))
+        .apply("Text", texts())
+        .apply("CountPerWindow", WindowCounts.of(WINDOW))
+        .apply(windows.sink());
+    PipelineResult running = pipeline.run();
+    try {
+      server = new LineServer(port);
+      server.awaitClient(60, TimeUnit.SECONDS);
+      List<String> lines = new java.util.ArrayList<>();
+      for (int i = 0; i < 25_000; i++) {
+        lines.add((i % 2 == 0 ? "a," : "b,") + (1600000000000L + i));
+      }
+      server.send(lines);
+      server.close();
+      List<String> expected = WindowCounts.expected(lines, WINDOW);
+      assertThat(
+          "every line is counted once the stream ends",
+          windows.awaitUntil(r -> r.containsAll(expected), 120_000),
+          equalTo(true));
+      assertThat(windows.snapshot(), containsInAnyOrder(expected.toArray(String[]::new)));
+    } finally {
+      Runners.cancel(running);
+    }
+  }
+
   private static MapElements<ArrivedLine, String> texts() {
     return MapElements.into(TypeDescriptors.strings()).via(ArrivedLine::text);
   }
