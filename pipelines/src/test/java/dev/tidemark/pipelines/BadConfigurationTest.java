@@ -75,7 +75,7 @@ class BadConfigurationTest {
         "kafka without topic | count --source=kafka://localhost:9092 | tidemark: --source: 'kafka://localhost:9092' names no topic; use kafka://HOST:PORT/TOPIC",
         "bad generator setting | count --source=generator:speed=3 | tidemark: --source: 'speed' is not a generator setting; use records, keys, outOfOrderness, late, bad, rate or seed",
         "bad generator number | count --source=generator:late=lots | tidemark: --source: a generator setting in 'generator:late=lots' is not a number",
-        "bad sink | count --sink=s3://bucket/out | tidemark: --sink: 's3://bucket/out' is not a sink; use stdout, file:PATH or kafka://HOST:PORT/TOPIC",
+        "bad sink | count --sink=s3://bucket/out | tidemark: --sink: 's3://bucket/out' is not a sink; use stdout, file:PATH, kafka://HOST:PORT/TOPIC or jdbc:postgresql://HOST:PORT/DB?table=NAME",
         "sink directory missing | count --lateSink=file:/nonexistent/tidemark/late.json | tidemark: --lateSink: cannot write '/nonexistent/tidemark/late.json'; its directory must exist",
         "bad format | count --format=xml | tidemark: --format: 'xml' is not a format; use csv or json",
         "sum without json | count --sumField=id | tidemark: --sumField: only --format=json has named fields; csv lines are key,epochMillis",
