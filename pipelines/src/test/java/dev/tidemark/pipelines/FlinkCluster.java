@@ -198,6 +198,11 @@ final class FlinkCluster implements AutoCloseable {
     return ofTheLatestJob("/checkpoints", "{}");
   }
 
+  /** The configuration of the cluster's latest job, as its Web UI shows it. */
+  String latestJobConfiguration() throws IOException, InterruptedException {
+    return ofTheLatestJob("/config", "{}");
+  }
+
   /** The state of the job submitted last, e.g. {@code RUNNING} or {@code FINISHED}. */
   String latestJobState() throws IOException, InterruptedException {
     return latestJob().map(job -> job.path("state").asText()).orElse("no job");

@@ -1,7 +1,9 @@
 package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -350,6 +352,13 @@ class KafkaOnFlinkClusterIT {
       assertThat(finals, equalTo(expected));
       assertThat(server.rows(query).size(), equalTo(expected.size()));
       assertRestoredFromACheckpoint(cluster);
+      // The login reached the TaskManagers inside the job; no page or line shows the password.
+      String configuration = cluster.latestJobConfiguration();
+      assertThat(configuration, containsString("jdbcProperties"));
+      assertThat(configuration, not(containsString(server.password())));
+      assertThat(
+          Files.readString(directory.resolve(topic + ".log")),
+          not(containsString(server.password())));
     } finally {
       cluster.cancelJobs();
       job.destroyForcibly();
