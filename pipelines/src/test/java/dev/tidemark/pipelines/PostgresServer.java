@@ -2,7 +2,6 @@ package dev.tidemark.pipelines;
 
 import dev.tidemark.stack.PostgresNode;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,36 +15,24 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * A real PostgreSQL server for a test ({@link PostgresNode}): on a free loopback port, its data in
- * a new directory under {@code /tmp} (which the server's user can reach when the tests run as
- * root), with a random superuser password. {@link #close()} stops it and deletes the directory.
+ * A real PostgreSQL server for a test ({@link PostgresNode#startFresh}): on a free loopback port,
+ * its data in a new directory under {@code /tmp} (which the server's user can reach when the tests
+ * run as root), with a random superuser password. {@link #close()} stops it and deletes the
+ * directory.
  */
 public final class PostgresServer implements AutoCloseable {
 
-  private final Path directory;
   private final PostgresNode node;
-  private final String password;
 
-  private PostgresServer(Path directory, PostgresNode node, String password) {
-    this.directory = directory;
+  private PostgresServer(PostgresNode node) {
     this.node = node;
-    this.password = password;
   }
 
   public static PostgresServer start() throws IOException, InterruptedException {
-    Path directory = Files.createTempDirectory(Path.of("/tmp"), "tidemark-postgres-test-");
-    String password = UUID.randomUUID().toString();
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    PostgresNode node =
-        PostgresNode.start(directory, port, password, directory.resolve("postgres.log"));
-    return new PostgresServer(directory, node, password);
+    return new PostgresServer(PostgresNode.startFresh("tidemark-postgres-test-"));
   }
 
   /** The sink URL of {@code table} in the {@code tidemark} database. */
@@ -59,12 +46,12 @@ public final class PostgresServer implements AutoCloseable {
 
   /** The superuser's password: a test checks that no output shows it. */
   public String password() {
-    return password;
+    return node.superuser().getProperty("password");
   }
 
   /** A {@code --jdbcProperties} file in {@code folder} that logs in as the superuser. */
   Path superuserProperties(Path folder) throws IOException {
-    return properties(folder, "user=" + PostgresNode.SUPERUSER, "password=" + password);
+    return node.writeLogin(Files.createTempFile(folder, "jdbc-", ".properties"));
   }
 
   /** A {@code --jdbcProperties} file in {@code folder} with {@code lines}. */
@@ -124,7 +111,7 @@ public final class PostgresServer implements AutoCloseable {
   @Override
   public void close() throws IOException, InterruptedException {
     node.close();
-    try (Stream<Path> paths = Files.walk(directory)) {
+    try (Stream<Path> paths = Files.walk(node.directory())) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
       }

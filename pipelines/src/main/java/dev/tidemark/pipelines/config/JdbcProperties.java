@@ -1,16 +1,8 @@
 package dev.tidemark.pipelines.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
 import org.postgresql.PGProperty;
 
 /**
@@ -38,17 +30,8 @@ public final class JdbcProperties {
     if (path == null) {
       return Map.of();
     }
-    Properties properties = new Properties();
-    try (Reader in = Files.newBufferedReader(Path.of(path), StandardCharsets.UTF_8)) {
-      properties.load(in);
-    } catch (NoSuchFileException e) {
-      throw new ConfigurationException("--jdbcProperties: there is no file '" + path + "'");
-    } catch (IOException | IllegalArgumentException e) {
-      throw new ConfigurationException(
-          "--jdbcProperties: cannot read '" + path + "' (" + e.getMessage() + ")");
-    }
-    Map<String, String> settings = new TreeMap<>();
-    for (String name : properties.stringPropertyNames()) {
+    Map<String, String> settings = PropertiesFile.read("jdbcProperties", path);
+    for (String name : settings.keySet()) {
       if (PGProperty.forName(name) == null) {
         String meant = NearestName.among(KNOWN, name);
         throw new ConfigurationException(
@@ -59,7 +42,6 @@ public final class JdbcProperties {
                 + " is not a property of PostgreSQL's JDBC driver"
                 + (meant == null ? "; see its documentation" : "; did you mean '" + meant + "'?"));
       }
-      settings.put(name, properties.getProperty(name).trim());
     }
     return settings;
   }

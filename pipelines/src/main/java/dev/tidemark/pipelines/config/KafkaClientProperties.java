@@ -1,14 +1,7 @@
 package dev.tidemark.pipelines.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -61,21 +54,8 @@ public final class KafkaClientProperties {
     if (path == null) {
       return Map.of();
     }
-    Properties properties = new Properties();
-    try (Reader in = Files.newBufferedReader(Path.of(path), StandardCharsets.UTF_8)) {
-      properties.load(in);
-    } catch (NoSuchFileException e) {
-      throw new ConfigurationException("--kafkaProperties: there is no file '" + path + "'");
-    } catch (IOException | IllegalArgumentException e) {
-      throw new ConfigurationException(
-          "--kafkaProperties: cannot read '" + path + "' (" + e.getMessage() + ")");
-    }
-    Map<String, String> settings = new TreeMap<>();
-    for (String name : properties.stringPropertyNames()) {
-      String value = properties.getProperty(name).trim();
-      check(path, name, value);
-      settings.put(name, value);
-    }
+    Map<String, String> settings = PropertiesFile.read("kafkaProperties", path);
+    settings.forEach((name, value) -> check(path, name, value));
     requireJaasForSasl(path, settings);
     return settings;
   }

@@ -2,16 +2,14 @@ package dev.tidemark.benchmarks;
 
 import dev.tidemark.stack.PostgresNode;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
+import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.io.MoreFiles;
 
 /**
  * The PostgreSQL server of a benchmark that writes tables ({@link TidemarkTableRun}): the stack's
  * ({@link PostgresNode}), on a free loopback port, its data under {@code /tmp}, started once for
- * every run and stopped at the end.
+ * every run, stopped and deleted at the end.
  */
 final class BenchmarkDatabase implements AutoCloseable {
 
@@ -24,17 +22,9 @@ final class BenchmarkDatabase implements AutoCloseable {
   }
 
   static BenchmarkDatabase start() throws IOException, InterruptedException {
-    Path directory = Files.createTempDirectory(Path.of("/tmp"), "tidemark-benchmark-postgres-");
-    String password = UUID.randomUUID().toString();
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    PostgresNode node =
-        PostgresNode.start(directory, port, password, directory.resolve("postgres.log"));
-    Path login = directory.resolve("jdbc.properties");
-    Files.writeString(login, "user=" + PostgresNode.SUPERUSER + "\npassword=" + password + "\n");
-    return new BenchmarkDatabase(node, login);
+    PostgresNode node = PostgresNode.startFresh("tidemark-benchmark-postgres-");
+    return new BenchmarkDatabase(
+        node, node.writeLogin(node.directory().resolve("jdbc.properties")));
   }
 
   /** The JVM options that give a {@link TidemarkTableRun} this server. */
@@ -45,7 +35,8 @@ final class BenchmarkDatabase implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() throws IOException, InterruptedException {
     node.close();
+    MoreFiles.deleteRecursively(node.directory());
   }
 }

@@ -1,6 +1,7 @@
 package dev.tidemark.stack;
 
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,6 +39,7 @@ public final class PostgresNode implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(60);
 
   private final Path home;
+  private final Path directory;
   private final Path data;
   private final int port;
   private final String password;
@@ -45,6 +48,7 @@ public final class PostgresNode implements AutoCloseable {
 
   private PostgresNode(Path directory, int port, String password, Path log) {
     this.home = PostgresBinaries.home();
+    this.directory = directory;
     this.data = directory.resolve("data");
     this.port = port;
     this.password = password;
@@ -70,6 +74,36 @@ public final class PostgresNode implements AutoCloseable {
       node.execute("postgres", "CREATE DATABASE " + DATABASE);
     }
     return node;
+  }
+
+  /**
+   * Starts a new server on a free loopback port, its cluster in a new directory under {@code /tmp}
+   * named after {@code prefix}, with a random superuser password; its log is {@code postgres.log}
+   * there. For tests and benchmarks: {@link #directory()} is theirs to delete after {@link
+   * #close()}.
+   */
+  public static PostgresNode startFresh(String prefix) throws IOException, InterruptedException {
+    Path directory = Files.createTempDirectory(Path.of("/tmp"), prefix);
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    return start(directory, port, UUID.randomUUID().toString(), directory.resolve("postgres.log"));
+  }
+
+  /** The directory of the server's cluster and files. */
+  public Path directory() {
+    return directory;
+  }
+
+  /**
+   * Writes the superuser's login to {@code file} as a {@code --jdbcProperties} file, readable by
+   * this user alone, and returns it.
+   */
+  public Path writeLogin(Path file) throws IOException {
+    Files.writeString(file, "user=" + SUPERUSER + "\npassword=" + password + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return file;
   }
 
   /** The JDBC URL of {@code database} on this server. */
@@ -114,25 +148,20 @@ public final class PostgresNode implements AutoCloseable {
   /** Starts the server again after {@link #stop()}, with its data, on its port. */
   public void startAgain() throws IOException, InterruptedException {
     process =
-        new ProcessBuilder(
-                asServerUser(
-                    home.resolve("bin/postgres").toString(),
-                    "-D",
-                    data.toString(),
-                    "-p",
-                    Integer.toString(port),
-                    "-h",
-                    "127.0.0.1",
-                    "-k",
-                    "",
-                    "-c",
-                    "fsync=off",
-                    "-c",
-                    "max_connections=200"))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-            .start();
+        launch(
+            "postgres",
+            "-D",
+            data.toString(),
+            "-p",
+            Integer.toString(port),
+            "-h",
+            "127.0.0.1",
+            "-k",
+            "",
+            "-c",
+            "fsync=off",
+            "-c",
+            "max_connections=200");
     awaitConnections();
   }
 
@@ -142,19 +171,7 @@ public final class PostgresNode implements AutoCloseable {
       return;
     }
     try {
-      Process stop =
-          new ProcessBuilder(
-                  asServerUser(
-                      home.resolve("bin/pg_ctl").toString(),
-                      "-D",
-                      data.toString(),
-                      "-m",
-                      "fast",
-                      "-w",
-                      "stop"))
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
+      Process stop = launch("pg_ctl", "-D", data.toString(), "-m", "fast", "-w", "stop");
       stop.waitFor(30, TimeUnit.SECONDS);
     } catch (IOException e) {
       process.destroy();
@@ -183,23 +200,19 @@ public final class PostgresNode implements AutoCloseable {
         Files.setPosixFilePermissions(passwordFile, PosixFilePermissions.fromString("rw-r--r--"));
       }
       Process initdb =
-          new ProcessBuilder(
-                  asServerUser(
-                      home.resolve("bin/initdb").toString(),
-                      "-D",
-                      data.toString(),
-                      "-U",
-                      SUPERUSER,
-                      "--pwfile=" + passwordFile,
-                      "--auth-host=scram-sha-256",
-                      "--auth-local=reject",
-                      "-E",
-                      "UTF8",
-                      "--locale=C",
-                      "--no-sync"))
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
+          launch(
+              "initdb",
+              "-D",
+              data.toString(),
+              "-U",
+              SUPERUSER,
+              "--pwfile=" + passwordFile,
+              "--auth-host=scram-sha-256",
+              "--auth-local=reject",
+              "-E",
+              "UTF8",
+              "--locale=C",
+              "--no-sync");
       if (!initdb.waitFor(60, TimeUnit.SECONDS) || initdb.exitValue() != 0) {
         throw new IllegalStateException("initdb failed; see " + log);
       }
@@ -223,13 +236,21 @@ public final class PostgresNode implements AutoCloseable {
         "PostgreSQL did not take connections on port " + port + "; see " + log);
   }
 
-  /** {@code command}, run as the server's user: this one, or {@code nobody} if this one is root. */
-  private static List<String> asServerUser(String... command) {
+  /**
+   * Starts PostgreSQL's program {@code program} with {@code arguments} as the server's user: this
+   * one, or {@code nobody} if this one is root; its output goes to the server's log.
+   */
+  private Process launch(String program, String... arguments) throws IOException {
     List<String> line = new ArrayList<>();
     if (ServerUser.isNeeded()) {
       line.addAll(ServerUser.switchTo());
     }
-    line.addAll(List.of(command));
-    return line;
+    line.add(home.resolve("bin").resolve(program).toString());
+    line.addAll(List.of(arguments));
+    return new ProcessBuilder(line)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+        .start();
   }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -30,9 +29,7 @@ final class StackDatabase {
       throws IOException, InterruptedException {
     String password = UUID.randomUUID().toString();
     PostgresNode postgres = PostgresNode.start(directory.resolve("postgres"), port, password, log);
-    Path login = login(directory);
-    Files.writeString(login, "user=" + PostgresNode.SUPERUSER + "\npassword=" + password + "\n");
-    Files.setPosixFilePermissions(login, PosixFilePermissions.fromString("rw-------"));
+    postgres.writeLogin(login(directory));
     return postgres;
   }
 
