@@ -16,6 +16,7 @@ import dev.tidemark.pipelines.sql.QueryOfSource;
 import dev.tidemark.pipelines.sql.QueryPlans;
 import dev.tidemark.pipelines.sql.QueryTable;
 import dev.tidemark.pipelines.sql.SqlResultsFn;
+import dev.tidemark.pipelines.sql.TableDdl;
 import dev.tidemark.pipelines.steps.FlinkBundles;
 import dev.tidemark.pipelines.steps.PerWindowCounts;
 import dev.tidemark.pipelines.steps.WriteOutputs;
@@ -153,6 +154,7 @@ public final class SqlPipeline {
   }
 
   private static Settings settings(Options options, QueryPlans plans) {
+    // First: a table definition sets the format, the out-of-orderness and the source.
     WindowedQuery query = query(options, plans);
     EventTimeSettings eventTime =
         EventTimeOptions.eventTime(options, options.getMaxOutOfOrderness())
@@ -170,33 +172,43 @@ public final class SqlPipeline {
    * name, schema and event time, and the time zone.
    */
   private static WindowedQuery query(Options options, QueryPlans plans) {
-    String text = queryText(options.getQuery());
+    String text = textOf("--query", options.getQuery());
     ZoneId zone = TimeZoneOptions.zoneOf(options);
+    SqlTable table =
+        options.getDdl() == null
+            ? declaredTable(options)
+            : TableDdl.apply(options, textOf("--ddl", options.getDdl()));
     String inputs =
         String.join(
             "\n",
             "table " + options.getTable(),
             "schema " + options.getSchema(),
             "eventTime " + options.getEventTime(),
+            "ddl " + options.getDdl(),
             "timeZone " + zone.getId(),
             "query " + text);
-    return plans.plan(inputs, () -> planNow(options, zone, text));
+    return plans.plan(inputs, () -> planNow(options, table, zone, text));
   }
 
-  private static WindowedQuery planNow(Options options, ZoneId zone, String text) {
-    SqlTable table;
+  /** The table {@code --table}, {@code --schema} and {@code --eventTime} declare. */
+  private static SqlTable declaredTable(Options options) {
     try {
-      table = SqlTable.of(options.getTable(), options.getSchema(), options.getEventTime());
+      return SqlTable.of(options.getTable(), options.getSchema(), options.getEventTime());
     } catch (InvalidQueryException e) {
       String option = e.unknownColumn() != null ? "--eventTime" : "--schema";
       throw new ConfigurationException(option + ": " + e.getMessage() + didYouMean(e));
     }
+  }
+
+  private static WindowedQuery planNow(Options options, SqlTable table, ZoneId zone, String text) {
     try {
       return WindowedQuery.plan(table.withTimeZone(zone), text);
     } catch (InvalidQueryException e) {
-      if (text.equals(S5_QUERY) && !options.getSchema().equals(QueryOptions.S5_SCHEMA)) {
+      if (text.equals(S5_QUERY)
+          && (options.getDdl() != null || !options.getSchema().equals(QueryOptions.S5_SCHEMA))) {
         throw new ConfigurationException(
-            "--schema is given without --query, and the default query, S5's over the columns"
+            (options.getDdl() != null ? "--ddl" : "--schema")
+                + " is given without --query, and the default query, S5's over the columns"
                 + " t, i and op, does not fit it; give --query with your own");
       }
       throw new ConfigurationException("--query: " + e.getMessage() + didYouMean(e));
@@ -214,19 +226,19 @@ public final class SqlPipeline {
         + (nearest == null ? "" : "; did you mean '" + nearest + "'?");
   }
 
-  /** The query text, or the text of the file {@code @FILE} names. */
-  static String queryText(String query) {
-    if (query == null || query.isBlank()) {
-      throw new ConfigurationException("--query: give the query, or @FILE to read it from a file");
+  /** The text of {@code option}, or the text of the file {@code @FILE} names. */
+  static String textOf(String option, String value) {
+    if (value == null || value.isBlank()) {
+      throw new ConfigurationException(option + ": give it, or @FILE to read it from a file");
     }
-    if (!query.startsWith("@")) {
-      return query;
+    if (!value.startsWith("@")) {
+      return value;
     }
-    Path file = Path.of(query.substring(1));
+    Path file = Path.of(value.substring(1));
     try {
       return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ConfigurationException("--query: cannot read " + file + ": " + e.getMessage());
+      throw new ConfigurationException(option + ": cannot read " + file + ": " + e.getMessage());
     }
   }
 

@@ -259,7 +259,7 @@ class SqlPipelineTest {
             "sql",
             "--source=file:" + requests,
             "--format=csv",
-            "--schema=ts BIGINT, host VARCHAR, status VARCHAR, bytes BIGINT, latency DOUBLE",
+            "--schema=ts BIGINT, host VARCHAR, status VARCHAR, `bytes` BIGINT, latency DOUBLE",
             "--eventTime=ts",
             "--table=requests",
             "--query=@" + query,

@@ -3,12 +3,18 @@ package dev.tidemark.sql;
 import dev.tidemark.transforms.parse.BadRecordException;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import org.apache.beam.sdk.coders.BigDecimalCoder;
+import org.apache.beam.sdk.coders.BigEndianShortCoder;
 import org.apache.beam.sdk.coders.BooleanCoder;
+import org.apache.beam.sdk.coders.ByteCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.DoubleCoder;
 import org.apache.beam.sdk.coders.FloatCoder;
@@ -17,6 +23,7 @@ import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.schemas.Schema.TypeName;
+import org.apache.beam.sdk.schemas.logicaltypes.SqlTypes;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -29,16 +36,30 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public enum ColumnType {
   BIGINT,
   INTEGER,
+  SMALLINT,
+  TINYINT,
   DOUBLE,
   FLOAT,
   DECIMAL,
   VARCHAR,
   BOOLEAN,
-  TIMESTAMP;
+  TIMESTAMP,
+  DATE;
 
   /** How a {@code TIMESTAMP} result is written: as Flink SQL casts one to a string. */
   private static final DateTimeFormatter TIMESTAMP_TEXT =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+  /**
+   * A {@code TIMESTAMP} as SQL writes one, and Flink's JSON and CSV formats read it: {@code
+   * 2023-11-14 22:13:20}, with up to nine digits of the second's fraction.
+   */
+  private static final DateTimeFormatter SQL_TIMESTAMP =
+      new DateTimeFormatterBuilder()
+          .append(DateTimeFormatter.ISO_LOCAL_DATE)
+          .appendLiteral(' ')
+          .append(DateTimeFormatter.ISO_LOCAL_TIME)
+          .toFormatter(Locale.ROOT);
 
   /** The type of a Beam schema field, or null when {@code sql} takes no column of that type. */
   static @Nullable ColumnType of(FieldType type) {
@@ -46,12 +67,16 @@ public enum ColumnType {
     return switch (name) {
       case INT64 -> BIGINT;
       case INT32 -> INTEGER;
+      case INT16 -> SMALLINT;
+      case BYTE -> TINYINT;
       case DOUBLE -> DOUBLE;
       case FLOAT -> FLOAT;
       case DECIMAL -> DECIMAL;
       case STRING -> VARCHAR;
       case BOOLEAN -> BOOLEAN;
       case DATETIME -> TIMESTAMP;
+      case LOGICAL_TYPE ->
+          SqlTypes.DATE.getIdentifier().equals(type.getLogicalType().getIdentifier()) ? DATE : null;
       default -> null;
     };
   }
@@ -61,12 +86,15 @@ public enum ColumnType {
     return switch (type) {
       case BIGINT -> BIGINT;
       case INTEGER -> INTEGER;
+      case SMALLINT -> SMALLINT;
+      case TINYINT -> TINYINT;
       case DOUBLE -> DOUBLE;
       case FLOAT, REAL -> FLOAT;
       case DECIMAL -> DECIMAL;
       case CHAR, VARCHAR -> VARCHAR;
       case BOOLEAN -> BOOLEAN;
-      case TIMESTAMP -> TIMESTAMP;
+      case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TIMESTAMP;
+      case DATE -> DATE;
       default -> null;
     };
   }
@@ -78,16 +106,30 @@ public enum ColumnType {
    * @throws BadRecordException naming {@code column}, when {@code text} is not a value of this type
    */
   Object parse(String column, String text) throws BadRecordException {
+    return parse(column, text, ZoneOffset.UTC);
+  }
+
+  /**
+   * The value in {@code text}, as {@link #parse(String, String)} reads it, where a {@code
+   * TIMESTAMP} may also be written as SQL writes one ({@code 2023-11-14 22:13:20.5}), a local date
+   * and time in {@code zone}; a {@code DATE} is {@code yyyy-MM-dd}, held as days since 1970-01-01.
+   *
+   * @throws BadRecordException naming {@code column}, when {@code text} is not a value of this type
+   */
+  Object parse(String column, String text, ZoneId zone) throws BadRecordException {
     try {
       return switch (this) {
         case BIGINT -> Long.parseLong(text.trim());
         case INTEGER -> Integer.parseInt(text.trim());
+        case SMALLINT -> Short.parseShort(text.trim());
+        case TINYINT -> Byte.parseByte(text.trim());
         case DOUBLE -> Double.parseDouble(text.trim());
         case FLOAT -> Float.parseFloat(text.trim());
         case DECIMAL -> new BigDecimal(text.trim());
         case VARCHAR -> text;
         case BOOLEAN -> parseBoolean(text.trim());
-        case TIMESTAMP -> epochMillis(text.trim());
+        case TIMESTAMP -> epochMillis(text.trim(), zone);
+        case DATE -> (int) LocalDate.parse(text.trim()).toEpochDay();
       };
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new BadRecordException(
@@ -96,7 +138,11 @@ public enum ColumnType {
   }
 
   private String describe() {
-    return this == TIMESTAMP ? " (epoch milliseconds or ISO-8601)" : "";
+    return switch (this) {
+      case TIMESTAMP -> " (epoch milliseconds, ISO-8601 or yyyy-MM-dd HH:mm:ss)";
+      case DATE -> " (yyyy-MM-dd)";
+      default -> "";
+    };
   }
 
   private static Boolean parseBoolean(String text) {
@@ -107,13 +153,16 @@ public enum ColumnType {
     };
   }
 
-  private static Long epochMillis(String text) {
+  private static Long epochMillis(String text, ZoneId zone) {
     if (!text.isEmpty() && (Character.isDigit(text.charAt(0)) || text.charAt(0) == '-')) {
       try {
         return Long.parseLong(text);
       } catch (NumberFormatException e) {
-        // Not a number: an ISO-8601 instant, such as 2023-11-14T22:13:20Z, below.
+        // Not a number: an instant or a local date and time, below.
       }
+    }
+    if (text.length() > 10 && text.charAt(10) == ' ') {
+      return LocalDateTime.parse(text, SQL_TIMESTAMP).atZone(zone).toInstant().toEpochMilli();
     }
     return Instant.parse(text).toEpochMilli();
   }
@@ -123,12 +172,15 @@ public enum ColumnType {
     return switch (this) {
       case BIGINT -> FieldType.INT64;
       case INTEGER -> FieldType.INT32;
+      case SMALLINT -> FieldType.INT16;
+      case TINYINT -> FieldType.BYTE;
       case DOUBLE -> FieldType.DOUBLE;
       case FLOAT -> FieldType.FLOAT;
       case DECIMAL -> FieldType.DECIMAL;
       case VARCHAR -> FieldType.STRING;
       case BOOLEAN -> FieldType.BOOLEAN;
       case TIMESTAMP -> FieldType.DATETIME;
+      case DATE -> FieldType.logicalType(SqlTypes.DATE);
     };
   }
 
@@ -136,7 +188,9 @@ public enum ColumnType {
   Coder<?> coder() {
     return switch (this) {
       case BIGINT, TIMESTAMP -> VarLongCoder.of();
-      case INTEGER -> VarIntCoder.of();
+      case INTEGER, DATE -> VarIntCoder.of();
+      case SMALLINT -> BigEndianShortCoder.of();
+      case TINYINT -> ByteCoder.of();
       case DOUBLE -> DoubleCoder.of();
       case FLOAT -> FloatCoder.of();
       case DECIMAL -> BigDecimalCoder.of();
@@ -150,14 +204,23 @@ public enum ColumnType {
    * a {@code BIGINT} here, since Calcite holds it as epoch milliseconds.
    */
   FieldType aggregatedType() {
-    return this == TIMESTAMP ? FieldType.INT64 : beamType();
+    return switch (this) {
+      case TIMESTAMP -> FieldType.INT64;
+      case DATE -> FieldType.INT32;
+      default -> beamType();
+    };
   }
 
   /**
    * {@code value} as a result shows it: a number, true or false, the text; a {@code TIMESTAMP} as
-   * {@code yyyy-MM-dd HH:mm:ss.SSS} in UTC, as Flink SQL writes one.
+   * {@code yyyy-MM-dd HH:mm:ss.SSS} in UTC, as Flink SQL writes one; a {@code DATE} as {@code
+   * yyyy-MM-dd}.
    */
   Object shown(Object value) {
-    return this == TIMESTAMP ? TIMESTAMP_TEXT.format(Instant.ofEpochMilli((Long) value)) : value;
+    return switch (this) {
+      case TIMESTAMP -> TIMESTAMP_TEXT.format(Instant.ofEpochMilli((Long) value));
+      case DATE -> LocalDate.ofEpochDay((Integer) value).toString();
+      default -> value;
+    };
   }
 }

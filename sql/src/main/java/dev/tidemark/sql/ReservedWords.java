@@ -3,12 +3,14 @@ package dev.tidemark.sql;
 import java.io.StringReader;
 import java.util.Collection;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.beam.sdk.extensions.sql.impl.parser.impl.BeamSqlParserImpl;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlOperator;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlSyntax;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlAbstractParserImpl;
+import org.apache.flink.sql.parser.impl.FlinkSqlParserImpl;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -30,8 +32,22 @@ final class ReservedWords {
   static String hint(String text, Collection<String> names) {
     SqlAbstractParserImpl.Metadata metadata =
         BeamSqlParserImpl.FACTORY.getParser(new StringReader("")).getMetadata();
+    return hint(text, names, metadata::isReservedWord);
+  }
+
+  /**
+   * The same hint for a table definition or a column list, which Flink SQL's parser reads: its
+   * reserved words are Calcite's and Flink's own ({@code BYTES}, {@code STRING}, ...).
+   */
+  static String hintInFlinkSql(String text, Collection<String> names) {
+    org.apache.calcite.sql.parser.SqlAbstractParserImpl.Metadata metadata =
+        FlinkSqlParserImpl.FACTORY.getParser(new StringReader("")).getMetadata();
+    return hint(text, names, metadata::isReservedWord);
+  }
+
+  private static String hint(String text, Collection<String> names, Predicate<String> reserved) {
     for (String name : names) {
-      if (metadata.isReservedWord(name.toUpperCase(Locale.ROOT)) && standsUnquoted(text, name)) {
+      if (reserved.test(name.toUpperCase(Locale.ROOT)) && standsUnquoted(text, name)) {
         return "; '" + name + "' is a reserved word in SQL: write it `" + name + "`";
       }
     }

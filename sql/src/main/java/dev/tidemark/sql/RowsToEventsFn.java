@@ -5,6 +5,7 @@ import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.parse.ParseEvents;
+import java.time.LocalDate;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.util.RowJson;
@@ -17,7 +18,7 @@ import org.joda.time.ReadableInstant;
 /**
  * Turns each row of a {@code PCollection<Row>} into the event a query's pane engine takes, at the
  * row's timestamp, its text the row as JSON (Beam's {@code RowJson}), for a late or dead copy to
- * show; a row with a null field, or one the query cannot evaluate, is a dead letter.
+ * show. A null field is SQL's {@code NULL}; a row the query cannot evaluate is a dead letter.
  */
 final class RowsToEventsFn extends DoFn<Row, Event> {
 
@@ -50,19 +51,19 @@ final class RowsToEventsFn extends DoFn<Row, Event> {
   }
 
   /** The row's values as Calcite holds them, {@code rowtime} last, times in the query's zone. */
-  private Object[] values(Row row, Instant timestamp) throws BadRecordException {
+  private Object[] values(Row row, Instant timestamp) {
     int fields = schema.getFieldCount();
     SessionTimeZone zone = query.table().timeZone();
     Object[] values = new Object[fields + 1];
     for (int f = 0; f < fields; f++) {
       Object value = row.getValue(f);
-      if (value == null) {
-        throw new BadRecordException("field '" + schema.getField(f).getName() + "' is null");
+      if (value instanceof ReadableInstant instant) {
+        values[f] = zone.local(instant.getMillis());
+      } else if (value instanceof LocalDate date) {
+        values[f] = (int) date.toEpochDay();
+      } else {
+        values[f] = value;
       }
-      values[f] =
-          value instanceof ReadableInstant instant
-              ? (Object) zone.local(instant.getMillis())
-              : value;
     }
     values[fields] = zone.local(timestamp.getMillis());
     return values;

@@ -17,8 +17,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Reads a query's records, JSON objects or CSV lines with the table's columns, into the events its
  * pane engine takes ({@link WindowedQuery#event}): each column typed as the schema says, the event
  * time from the event-time column, the key and the aggregates' arguments from the query's own
- * expressions. A record with a column missing or null, a value that is not of its column's type, or
- * a row the query's expressions fail on, is refused with the reason: a dead letter.
+ * expressions. A field that is {@code null} or missing in a JSON object, or empty in a CSV line, is
+ * SQL's {@code NULL}, as Flink SQL's formats read it. A record whose event time or {@code NOT NULL}
+ * column is {@code NULL}, whose value is not of its column's type, or whose row the query's
+ * expressions fail on, is refused with the reason: a dead letter.
  */
 public final class SqlRecordFormat implements EventFormat {
 
@@ -34,14 +36,20 @@ public final class SqlRecordFormat implements EventFormat {
 
   private final WindowedQuery query;
   private final Shape shape;
+  private final List<DeclaredColumn> recordColumns;
   private final String[] columns;
-  private final List<ColumnType> types;
+  private final EventTimeColumn eventTime;
 
-  private SqlRecordFormat(WindowedQuery query, Shape shape) {
+  /** The record column that is the event-time column itself, not a query column; -1 if none. */
+  private final int timeOnlyColumn;
+
+  private SqlRecordFormat(WindowedQuery query, Shape shape, EventTimeColumn eventTime) {
     this.query = query;
     this.shape = shape;
-    this.columns = query.table().columns().toArray(new String[0]);
-    this.types = query.table().types();
+    this.recordColumns = query.table().recordColumns();
+    this.columns = recordColumns.stream().map(DeclaredColumn::name).toArray(String[]::new);
+    this.eventTime = eventTime;
+    this.timeOnlyColumn = query.table().timeColumnIsRowtime() ? eventTime.column() : -1;
   }
 
   /**
@@ -49,11 +57,12 @@ public final class SqlRecordFormat implements EventFormat {
    * record's event time ({@link SqlTable#of}).
    */
   public static SqlRecordFormat of(WindowedQuery query, Shape shape) {
-    if (query.table().eventTimeColumn() == SqlTable.ELEMENT_TIMESTAMP) {
+    EventTimeColumn eventTime = query.table().eventTime();
+    if (eventTime == null) {
       throw new IllegalArgumentException(
           "a table of rows has no event-time column to read records by; use SqlTable.of");
     }
-    return new SqlRecordFormat(query, shape);
+    return new SqlRecordFormat(query, shape, eventTime);
   }
 
   /** The query the records are read for. */
@@ -64,23 +73,41 @@ public final class SqlRecordFormat implements EventFormat {
   @Override
   public Event parse(String raw) throws BadRecordException {
     @Nullable String[] texts = shape == Shape.JSON ? JsonFieldTexts.read(raw, columns) : csv(raw);
-    Object[] row = new Object[columns.length + 1];
-    for (int c = 0; c < columns.length; c++) {
-      if (texts[c] == null) {
-        throw new BadRecordException("missing field '" + columns[c] + "'");
-      }
-      row[c] = types.get(c).parse(columns[c], texts[c]);
-    }
-    int timeColumn = query.table().eventTimeColumn();
-    long time = (Long) row[timeColumn];
     SessionTimeZone zone = query.table().timeZone();
-    for (int c = 0; c < columns.length; c++) {
-      if (types.get(c) == ColumnType.TIMESTAMP) {
-        row[c] = zone.local((Long) row[c]);
-      }
+    String timeText = texts[eventTime.column()];
+    if (timeText == null) {
+      throw isNull(raw, eventTime.name(), "it holds the event time");
     }
-    row[columns.length] = zone.local(time);
-    return query.event(row, EventTimes.check(columns[timeColumn], time), raw);
+    long time = eventTime.epochMillis(timeText, zone.zone());
+    Object[] row = new Object[columns.length + (timeOnlyColumn < 0 ? 1 : 0)];
+    int at = 0;
+    for (int c = 0; c < columns.length; c++) {
+      if (c == timeOnlyColumn) {
+        continue;
+      }
+      DeclaredColumn column = recordColumns.get(c);
+      if (texts[c] == null) {
+        if (!column.nullable()) {
+          throw isNull(raw, column.name(), "the column is NOT NULL");
+        }
+        row[at++] = null;
+        continue;
+      }
+      Object value = column.parse(texts[c], zone.zone());
+      row[at++] = column.type() == ColumnType.TIMESTAMP ? zone.local((Long) value) : value;
+    }
+    row[at] = zone.local(time);
+    return query.event(row, EventTimes.check(eventTime.name(), time), raw);
+  }
+
+  /** Why a record whose field {@code column} is null or missing is refused. */
+  private BadRecordException isNull(String raw, String column, String why)
+      throws BadRecordException {
+    boolean missing = shape == Shape.JSON && !JsonFieldTexts.has(raw, column);
+    return new BadRecordException(
+        (missing ? "missing field '" + column + "'" : "field '" + column + "' is null")
+            + "; "
+            + why);
   }
 
   private @Nullable String[] csv(String raw) throws BadRecordException {
@@ -101,7 +128,8 @@ public final class SqlRecordFormat implements EventFormat {
     CSVRecord record = records.get(0);
     @Nullable String[] texts = new String[columns.length];
     for (int c = 0; c < columns.length; c++) {
-      texts[c] = record.get(c);
+      String text = record.get(c);
+      texts[c] = text.isEmpty() ? null : text;
     }
     return texts;
   }

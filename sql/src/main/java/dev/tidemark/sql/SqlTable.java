@@ -1,13 +1,9 @@
 package dev.tidemark.sql;
 
 import java.io.Serializable;
-import java.io.StringReader;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.beam.sdk.extensions.sql.impl.parser.impl.BeamSqlParserImpl;
-import org.apache.beam.sdk.extensions.sql.impl.parser.impl.BeamSqlParserImplConstants;
-import org.apache.beam.sdk.extensions.sql.impl.parser.impl.Token;
 import org.apache.beam.sdk.extensions.sql.meta.BaseBeamTable;
 import org.apache.beam.sdk.extensions.sql.meta.BeamSqlTable;
 import org.apache.beam.sdk.schemas.Schema;
@@ -15,92 +11,91 @@ import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.POutput;
 import org.apache.beam.sdk.values.Row;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.avatica.util.Casing;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlAbstractParserImpl;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParser;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The table a query reads: its name, the record's columns with their SQL types, and {@code
- * rowtime}, the {@code TIMESTAMP} column that holds each row's event time, read from one of the
- * columns. The columns are never null: a record that lacks one is a dead letter.
+ * The table a query reads: its name, the record's columns with their SQL types, and the event-time
+ * column ({@code rowtime} by default), a {@code TIMESTAMP} that holds each row's event time, read
+ * from one of the record's columns. A column may be {@code NULL}, as in Flink SQL, unless it is
+ * declared {@code NOT NULL}; a record whose event time, or {@code NOT NULL} column, is null is a
+ * dead letter.
  *
  * <pre>{@code
- * SqlTable events = SqlTable.of("events", "t BIGINT, i VARCHAR, op VARCHAR", "t");
+ * SqlTable events = SqlTable.of("events", "t BIGINT, i STRING, op STRING", "t");
+ * SqlTable requests = SqlTable.ofDdl(
+ *     "CREATE TABLE requests (ts BIGINT, `user` STRING, rowtime AS TO_TIMESTAMP_LTZ(ts, 3),"
+ *         + " WATERMARK FOR rowtime AS rowtime - INTERVAL '2' SECOND)").table();
  * }</pre>
  */
 public final class SqlTable implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
-  /** {@link #eventTimeColumn()} of a table whose event times are its elements' timestamps. */
-  static final int ELEMENT_TIMESTAMP = -1;
-
-  /** The column that holds each row's event time, as Flink's and Beam's SQL call it. */
+  /** The event-time column of a table that {@code --eventTime} names, as Flink and Beam call it. */
   public static final String ROWTIME = "rowtime";
 
   private final String name;
-  private final List<String> columns;
-  private final List<ColumnType> types;
-  private final int eventTimeColumn;
+
+  /** Each column of a record, in its order: a CSV line's. */
+  private final List<DeclaredColumn> recordColumns;
+
+  /**
+   * Where the event time comes from; null for a table of rows whose event times are their elements'
+   * timestamps.
+   */
+  private final @Nullable EventTimeColumn eventTime;
+
+  /** The name the query gives the event time, its last column. */
+  private final String rowtime;
+
+  /** Whether the event time's own column is the event-time column, not a column of its own. */
+  private final boolean timeColumnIsRowtime;
+
   private final SessionTimeZone timeZone;
 
   private SqlTable(
       String name,
-      List<String> columns,
-      List<ColumnType> types,
-      int eventTimeColumn,
+      List<DeclaredColumn> recordColumns,
+      @Nullable EventTimeColumn eventTime,
+      String rowtime,
+      boolean timeColumnIsRowtime,
       SessionTimeZone timeZone) {
     this.name = name;
-    this.columns = List.copyOf(columns);
-    this.types = List.copyOf(types);
-    this.eventTimeColumn = eventTimeColumn;
+    this.recordColumns = List.copyOf(recordColumns);
+    this.eventTime = eventTime;
+    this.rowtime = rowtime;
+    this.timeColumnIsRowtime = timeColumnIsRowtime;
     this.timeZone = timeZone;
   }
 
   /**
    * The table {@code name} whose columns {@code schema} declares as a SQL column list ({@code 't
-   * BIGINT, i VARCHAR'}, read by Beam SQL's DDL parser), with each row's event time in column
-   * {@code eventTime}: epoch milliseconds, or an ISO-8601 instant.
+   * BIGINT, i STRING'}, with Flink SQL's types, read by Flink SQL's parser), with each row's event
+   * time in column {@code eventTime}: epoch milliseconds, or a timestamp.
    *
    * @throws InvalidQueryException when the list does not parse, names a type {@code sql} does not
    *     read, names {@code rowtime}, or lacks {@code eventTime}
    */
   public static SqlTable of(String name, String schema, String eventTime)
       throws InvalidQueryException {
-    Schema declared = declaredColumns(schema);
-    List<String> columns = new ArrayList<>();
-    List<ColumnType> types = new ArrayList<>();
-    for (Schema.Field field : declared.getFields()) {
-      ColumnType type = ColumnType.of(field.getType());
-      if (type == null) {
-        throw InvalidQueryException.refused(
-            "column '"
-                + field.getName()
-                + "' has the type "
-                + field.getType().getTypeName()
-                + "; a column is BIGINT, INTEGER, DOUBLE, FLOAT, DECIMAL, VARCHAR, BOOLEAN or"
-                + " TIMESTAMP");
-      }
-      if (field.getName().equalsIgnoreCase(ROWTIME)) {
+    FlinkCreateTable declared = FlinkCreateTable.columnList(schema);
+    for (DeclaredColumn column : declared.columns) {
+      if (column.name().equalsIgnoreCase(ROWTIME)) {
         throw InvalidQueryException.refused(
             "column 'rowtime' is the event time the query reads from the event-time column;"
                 + " give the record's own column another name");
       }
-      columns.add(field.getName());
-      types.add(type);
     }
-    int eventTimeColumn = columns.indexOf(eventTime);
+    int eventTimeColumn = declared.columnIndex(eventTime);
     if (eventTimeColumn < 0) {
       throw new InvalidQueryException(
           "the event-time column '" + eventTime + "' is not in the schema",
           0,
           0,
           eventTime,
-          columns);
+          declared.columns.stream().map(DeclaredColumn::name).toList());
     }
-    ColumnType timeType = types.get(eventTimeColumn);
+    ColumnType timeType = declared.columns.get(eventTimeColumn).type();
     if (timeType != ColumnType.BIGINT && timeType != ColumnType.TIMESTAMP) {
       throw InvalidQueryException.refused(
           "the event-time column '"
@@ -109,7 +104,50 @@ public final class SqlTable implements Serializable {
               + timeType
               + "; it holds epoch milliseconds (BIGINT) or an instant (TIMESTAMP)");
     }
-    return new SqlTable(name, columns, types, eventTimeColumn, SessionTimeZone.UTC);
+    return new SqlTable(
+        name,
+        declared.columns,
+        new EventTimeColumn(eventTimeColumn, eventTime, EventTimeColumn.Reading.TIMESTAMP, null),
+        ROWTIME,
+        false,
+        SessionTimeZone.UTC);
+  }
+
+  /**
+   * The table a Flink SQL {@code CREATE TABLE} defines, with its watermark's delay and its {@code
+   * WITH} options.
+   *
+   * @throws InvalidQueryException when the statement does not parse, has no {@code WATERMARK}, or
+   *     holds what {@code sql} does not take, named
+   */
+  public static TableDefinition ofDdl(String ddl) throws InvalidQueryException {
+    FlinkCreateTable create = FlinkCreateTable.parse(ddl);
+    String time = create.timeAttribute;
+    if (time == null || create.watermarkDelay == null) {
+      throw InvalidQueryException.refused(
+          "the table has no WATERMARK, so no event time: add one, such as WATERMARK FOR rowtime"
+              + " AS rowtime - INTERVAL '2' SECOND, for a TIMESTAMP column or for rowtime AS"
+              + " TO_TIMESTAMP_LTZ(epoch_millis_column, 3)");
+    }
+    EventTimeColumn eventTime = create.computedTime;
+    boolean timeColumnIsRowtime = eventTime == null;
+    if (eventTime == null) {
+      int column = create.columnIndex(time);
+      if (column < 0 || create.columns.get(column).type() != ColumnType.TIMESTAMP) {
+        throw InvalidQueryException.refused(
+            "WATERMARK FOR "
+                + time
+                + ": the watermark is for a TIMESTAMP(3) or TIMESTAMP_LTZ(3) column, or for a"
+                + " computed column such as "
+                + time
+                + " AS TO_TIMESTAMP_LTZ(epoch_millis_column, 3)");
+      }
+      eventTime = new EventTimeColumn(column, time, EventTimeColumn.Reading.TIMESTAMP, null);
+    }
+    SqlTable table =
+        new SqlTable(
+            create.name, create.columns, eventTime, time, timeColumnIsRowtime, SessionTimeZone.UTC);
+    return new TableDefinition(table, create.watermarkDelay, create.options);
   }
 
   /**
@@ -120,8 +158,7 @@ public final class SqlTable implements Serializable {
    *     {@code rowtime}
    */
   public static SqlTable ofRows(String name, Schema schema) throws InvalidQueryException {
-    List<String> columns = new ArrayList<>();
-    List<ColumnType> types = new ArrayList<>();
+    List<DeclaredColumn> columns = new ArrayList<>();
     for (Schema.Field field : schema.getFields()) {
       ColumnType type = ColumnType.of(field.getType());
       if (type == null || field.getName().equalsIgnoreCase(ROWTIME)) {
@@ -130,84 +167,24 @@ public final class SqlTable implements Serializable {
                 + field.getName()
                 + "' ("
                 + field.getType().getTypeName()
-                + "): a field is BIGINT, INTEGER, DOUBLE, FLOAT, DECIMAL, VARCHAR, BOOLEAN or"
-                + " TIMESTAMP, and not named rowtime, which is each element's timestamp");
+                + "): a field is BIGINT, INTEGER, SMALLINT, TINYINT, DOUBLE, FLOAT, DECIMAL,"
+                + " VARCHAR, BOOLEAN, TIMESTAMP or DATE, and not named rowtime, which is each"
+                + " element's timestamp");
       }
-      columns.add(field.getName());
-      types.add(type);
+      columns.add(new DeclaredColumn(field.getName(), type, field.getType().getNullable(), 0));
     }
-    return new SqlTable(name, columns, types, ELEMENT_TIMESTAMP, SessionTimeZone.UTC);
+    return new SqlTable(name, columns, null, ROWTIME, false, SessionTimeZone.UTC);
   }
 
   /**
-   * The columns {@code schema} declares, parsed by Beam SQL's DDL parser as the column list of its
-   * {@code CREATE EXTERNAL TABLE}, with the lexical rules of Beam SQL's connections (back-quoted
-   * identifiers, names kept as written). Only the parser: a whole Beam SQL environment, which its
-   * DDL statements run in, is far more than a list of names and types needs.
-   */
-  private static Schema declaredColumns(String schema) throws InvalidQueryException {
-    BeamSqlParserImpl parser =
-        (BeamSqlParserImpl) BeamSqlParserImpl.FACTORY.getParser(new StringReader(schema));
-    parser.setTabSize(1);
-    parser.setQuotedCasing(Casing.UNCHANGED);
-    parser.setUnquotedCasing(Casing.UNCHANGED);
-    parser.setIdentifierMaxLength(SqlParser.DEFAULT_IDENTIFIER_MAX_LENGTH);
-    parser.setConformance(SqlConformanceEnum.DEFAULT);
-    parser.switchTo(SqlAbstractParserImpl.LexicalState.BTID);
-    List<Schema.Field> fields;
-    try {
-      fields = parser.FieldListBody();
-    } catch (Exception e) {
-      SqlParseException parse = parser.normalizeException(e);
-      throw notAColumnList(
-          schema,
-          PlanningErrors.withoutPosition(parse.getMessage())
-              + " at column "
-              + parse.getPos().getColumnNum()
-              + ReservedWords.hint(schema, firstWords(schema)));
-    }
-    Token next = parser.getToken(1);
-    if (next.kind != BeamSqlParserImplConstants.EOF) {
-      throw notAColumnList(
-          schema,
-          "Encountered \""
-              + next.image
-              + "\" at column "
-              + next.beginColumn
-              + ReservedWords.hint(schema, firstWords(schema)));
-    }
-    try {
-      return fields.stream().collect(Schema.toSchema());
-    } catch (IllegalArgumentException e) {
-      throw notAColumnList(schema, PlanningErrors.firstLine(e.getMessage()));
-    }
-  }
-
-  /** The first word of each comma-separated part of {@code schema}: its column names, roughly. */
-  private static List<String> firstWords(String schema) {
-    List<String> words = new ArrayList<>();
-    for (String part : schema.split(",")) {
-      String[] split = part.strip().split("\\s+", 2);
-      if (!split[0].isEmpty()) {
-        words.add(split[0]);
-      }
-    }
-    return words;
-  }
-
-  private static InvalidQueryException notAColumnList(String schema, String why) {
-    return InvalidQueryException.refused(
-        "'" + schema + "' is not a column list such as 't BIGINT, i VARCHAR': " + why);
-  }
-
-  /**
-   * The same table with its {@code TIMESTAMP} values, {@code rowtime} among them, local dates and
+   * The same table with its {@code TIMESTAMP} values, its event time among them, local dates and
    * times in {@code zone}, as Flink SQL's {@code table.local-time-zone} makes them; by default they
    * are in UTC. A query over it whose tumbling windows would start at another local time than
    * Flink's is refused when planned ({@link SessionTimeZone}).
    */
   public SqlTable withTimeZone(ZoneId zone) {
-    return new SqlTable(name, columns, types, eventTimeColumn, SessionTimeZone.of(zone));
+    return new SqlTable(
+        name, recordColumns, eventTime, rowtime, timeColumnIsRowtime, SessionTimeZone.of(zone));
   }
 
   /** The zone in which the query's {@code TIMESTAMP} values are local dates and times. */
@@ -220,37 +197,69 @@ public final class SqlTable implements Serializable {
     return name;
   }
 
-  /** The record's columns, in the order of the schema; {@code rowtime} is not one of them. */
+  /**
+   * The record's columns that the query sees, in the order of the schema: all of them but the event
+   * time's when that is the event-time column itself ({@code WATERMARK FOR ts} on a {@code
+   * TIMESTAMP} column {@code ts}).
+   */
   public List<String> columns() {
-    return columns;
-  }
-
-  List<ColumnType> types() {
-    return types;
+    return queryRecordColumns().stream().map(DeclaredColumn::name).toList();
   }
 
   /**
-   * Where {@link #columns()} has the column with each row's event time; {@link #ELEMENT_TIMESTAMP}
-   * for a table of rows whose timestamps are their event times.
+   * The name the query gives the event time: {@code rowtime}, or the {@code WATERMARK}'s column.
    */
-  int eventTimeColumn() {
-    return eventTimeColumn;
+  public String rowtime() {
+    return rowtime;
   }
 
-  /** The columns a query sees: the record's, then {@code rowtime}. */
+  List<ColumnType> types() {
+    return queryRecordColumns().stream().map(DeclaredColumn::type).toList();
+  }
+
+  /** The query's record columns, which {@link #columns()} names. */
+  List<DeclaredColumn> queryRecordColumns() {
+    if (!timeColumnIsRowtime || eventTime == null) {
+      return recordColumns;
+    }
+    List<DeclaredColumn> visible = new ArrayList<>(recordColumns);
+    visible.remove(eventTime.column());
+    return visible;
+  }
+
+  /** Every column of a record, in its order, the event time's own among them. */
+  List<DeclaredColumn> recordColumns() {
+    return recordColumns;
+  }
+
+  /** Whether the event time's own column is the event-time column, and not a query column. */
+  boolean timeColumnIsRowtime() {
+    return timeColumnIsRowtime;
+  }
+
+  /**
+   * Where the event time comes from; null for a table of rows whose timestamps are their event
+   * times.
+   */
+  @Nullable EventTimeColumn eventTime() {
+    return eventTime;
+  }
+
+  /** The columns a query sees: the record's, then the event time. */
   List<String> queryColumns() {
-    List<String> all = new ArrayList<>(columns);
-    all.add(ROWTIME);
+    List<String> all = new ArrayList<>(columns());
+    all.add(rowtime);
     return all;
   }
 
-  /** The Beam schema of the columns a query sees, none nullable, for Beam SQL's planner. */
+  /** The Beam schema of the columns a query sees, for Beam SQL's planner. */
   Schema querySchema() {
     Schema.Builder schema = Schema.builder();
-    for (int i = 0; i < columns.size(); i++) {
-      schema.addField(columns.get(i), types.get(i).beamType());
+    for (DeclaredColumn column : queryRecordColumns()) {
+      schema.addField(
+          Schema.Field.of(column.name(), column.type().beamType()).withNullable(column.nullable()));
     }
-    return schema.addDateTimeField(ROWTIME).build();
+    return schema.addDateTimeField(rowtime).build();
   }
 
   /** The table as Beam SQL's planner sees it: a schema, and a stream nobody reads through it. */

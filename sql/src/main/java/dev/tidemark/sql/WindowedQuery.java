@@ -135,17 +135,18 @@ public final class WindowedQuery implements Serializable {
       FILTERED_RECORDS.inc();
       return new Event(filteredKey, eventTime, 0, raw);
     }
-    String[] parts = new String[Math.max(1, keyColumns.length)];
+    @Nullable String[] parts = new String[Math.max(1, keyColumns.length)];
     Arrays.fill(parts, "");
     for (int k = 0; k < keyColumns.length; k++) {
-      parts[k] = String.valueOf(projected[keyColumns[k]]);
+      Object value = projected[keyColumns[k]];
+      parts[k] = value == null ? null : value.toString();
     }
     List<@Nullable Object> arguments = new ArrayList<>(argumentColumns.length);
     for (int column : argumentColumns) {
       arguments.add(projected[column]);
     }
     return new Event(
-        EventKey.of(parts),
+        EventKey.withNulls(parts),
         eventTime,
         0,
         raw,
@@ -206,8 +207,11 @@ public final class WindowedQuery implements Serializable {
     return select == null ? grouped : select.apply(grouped);
   }
 
-  /** Key part {@code part} of {@code key}, as the value it was made from. */
-  public Object keyValue(EventKey key, int part) {
+  /** Key part {@code part} of {@code key}, as the value it was made from; null for SQL's NULL. */
+  public @Nullable Object keyValue(EventKey key, int part) {
+    if (key.part(part) == null) {
+      return null;
+    }
     try {
       return keyTypes.get(part).parse(keyNames.get(part), key.part(part));
     } catch (BadRecordException e) {
@@ -236,7 +240,7 @@ public final class WindowedQuery implements Serializable {
   }
 
   /** {@code value} of key column {@code part} as a result shows it ({@link ColumnType}). */
-  public Object shownKey(int part, Object value) {
-    return keyTypes.get(part).shown(value);
+  public @Nullable Object shownKey(int part, @Nullable Object value) {
+    return value == null ? null : keyTypes.get(part).shown(value);
   }
 }

@@ -61,6 +61,8 @@ final class WindowedQueryPlanner {
   private static final Set<String> AGGREGATES =
       Set.of("COUNT", "SUM", "$SUM0", "MIN", "MAX", "AVG");
 
+  private static final Set<String> DISTINCT_AGGREGATES = Set.of("COUNT", "SUM", "$SUM0");
+
   /** What {@code sql} takes, for the end of each refusal. */
   static final String WHAT_SQL_TAKES =
       "sql takes SELECT ... FROM a table [WHERE ...] GROUP BY TUMBLE(rowtime, INTERVAL ...),"
@@ -104,7 +106,11 @@ final class WindowedQueryPlanner {
   private static BeamSqlEnv environment(SqlTable table) {
     return BeamSqlEnv.builder(
             new ReadOnlyTableProvider("tidemark", Map.of(table.name(), table.plannerTable())))
+        .setQueryPlannerClassName(FlinkFunctionsPlanner.class.getName())
         .addUdf("DATE_FORMAT", DateFormatFunction.class, "eval")
+        .addUdf("SPLIT_INDEX", FlinkStringFunctions.class, "splitIndex")
+        .addUdf("REGEXP_EXTRACT", FlinkStringFunctions.class, "regexpExtract")
+        .addUdf("REGEXP_EXTRACT", FlinkStringFunctions.class, "regexpExtractGroup")
         .setPipelineOptions(PipelineOptionsFactory.create())
         .build();
   }
@@ -171,12 +177,12 @@ final class WindowedQueryPlanner {
       }
       RelDataTypeField field = grouped.getFieldList().get(column);
       ColumnType type = ColumnType.of(field.getType().getSqlTypeName());
-      if (type == null || field.getType().isNullable()) {
+      if (type == null) {
         throw refused(
             "GROUP BY "
                 + field.getName()
-                + ": a group column is a BIGINT, INTEGER, DOUBLE, FLOAT, DECIMAL, VARCHAR,"
-                + " BOOLEAN or TIMESTAMP that is never null; this one is "
+                + ": a group column is a number, a text, a BOOLEAN, a TIMESTAMP or a DATE; this"
+                + " one is "
                 + field.getType().getFullTypeString());
       }
       groupColumns.add(GroupColumn.key(keyColumns.size()));
@@ -321,8 +327,8 @@ final class WindowedQueryPlanner {
     if (!AGGREGATES.contains(name)) {
       throw refused(name + " is not supported; an aggregate is COUNT, SUM, MIN, MAX or AVG");
     }
-    if (call.isDistinct()) {
-      throw refused(name + "(DISTINCT ...) is not supported");
+    if (call.isDistinct() && !DISTINCT_AGGREGATES.contains(name)) {
+      throw refused(name + "(DISTINCT ...) is not supported; COUNT and SUM take DISTINCT");
     }
     if (call.filterArg >= 0) {
       throw refused(name + "(...) FILTER (WHERE ...) is not supported");
@@ -336,6 +342,9 @@ final class WindowedQueryPlanner {
         name.equals("AVG")
             ? averageOf(outputType, call, output)
             : beamSqlCombineFn(call, output, name);
+    if (call.isDistinct()) {
+      combineFn = distinct(combineFn);
+    }
     if (call.getArgList().isEmpty()) {
       return new Aggregation(name, combineFn, -1, null);
     }
@@ -364,6 +373,11 @@ final class WindowedQueryPlanner {
           (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) FloatingAverageFn.of(type);
       default -> beamSqlCombineFn(call, output, "AVG");
     };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static CombineFn<Object, ?, Object> distinct(CombineFn<Object, ?, Object> combineFn) {
+    return (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) new DistinctFn(combineFn);
   }
 
   @SuppressWarnings("unchecked")

@@ -45,7 +45,7 @@ class WindowedQueryTest {
   static SqlTable requestsTable() throws InvalidQueryException {
     return SqlTable.of(
         "requests",
-        "ts TIMESTAMP, host VARCHAR, status VARCHAR, bytes BIGINT, latency DOUBLE",
+        "ts TIMESTAMP, host VARCHAR, status VARCHAR, `bytes` BIGINT, latency DOUBLE NOT NULL",
         "ts");
   }
 
@@ -138,9 +138,9 @@ class WindowedQueryTest {
 
   /**
    * A column named with a reserved word: the schema that names it unquoted is refused with a line
-   * that says so (before, only {@code Encountered ","}), and a query that names it unquoted, where
-   * SQL reads the {@code USER} function instead of the column, is refused rather than run with the
-   * function's value; in backticks, both are taken.
+   * that says so (before, only {@code Encountered "user"}), and a query that names it unquoted,
+   * where SQL reads the {@code USER} function instead of the column, is refused rather than run
+   * with the function's value; in backticks, both are taken.
    */
   @Test
   void aColumnNamedWithAReservedWordIsWrittenInBackticks() throws Exception {
@@ -160,7 +160,7 @@ class WindowedQueryTest {
     assertThat(
         schema.getMessage(),
         endsWith(
-            "Encountered \",\" at column 10; 'user' is a reserved word in SQL: write it `user`"));
+            "Encountered \"user\" at column 12; 'user' is a reserved word in SQL: write it `user`"));
     assertThat(
         query.getMessage(),
         equalTo(
@@ -185,9 +185,18 @@ class WindowedQueryTest {
     assertThat(
         assertThrows(
                 BadRecordException.class,
-                () -> json.parse("{\"ts\":1,\"host\":\"a\",\"status\":\"200\",\"latency\":1}"))
+                () -> json.parse("{\"ts\":1,\"host\":\"a\",\"status\":\"200\",\"bytes\":1}"))
             .getMessage(),
-        equalTo("missing field 'bytes'"));
+        equalTo("missing field 'latency'; the column is NOT NULL"));
+    assertThat(
+        assertThrows(
+                BadRecordException.class,
+                () -> json.parse("{\"ts\":1,\"host\":\"a\",\"latency\":null}"))
+            .getMessage(),
+        equalTo("field 'latency' is null; the column is NOT NULL"));
+    assertThat(
+        assertThrows(BadRecordException.class, () -> csv.parse(",a,200,1,1.0")).getMessage(),
+        equalTo("field 'ts' is null; it holds the event time"));
     assertThat(
         assertThrows(
                 BadRecordException.class,
@@ -199,7 +208,9 @@ class WindowedQueryTest {
     assertThat(
         assertThrows(BadRecordException.class, () -> csv.parse("yesterday,a,200,1,1.0"))
             .getMessage(),
-        equalTo("field 'ts': 'yesterday' is not a TIMESTAMP (epoch milliseconds or ISO-8601)"));
+        equalTo(
+            "field 'ts': 'yesterday' is not a TIMESTAMP"
+                + " (epoch milliseconds, ISO-8601 or yyyy-MM-dd HH:mm:ss)"));
     assertThat(
         assertThrows(BadRecordException.class, () -> csv.parse("1700000000000,a,200")).getMessage(),
         containsString("expected 5 comma-separated columns"));
@@ -465,7 +476,7 @@ class WindowedQueryTest {
     assertThat(
         e.getMessage(),
         equalTo(
-            "'t BIGINT i VARCHAR' is not a column list such as 't BIGINT, i VARCHAR':"
+            "'t BIGINT i VARCHAR' is not a column list such as 't BIGINT, i STRING':"
                 + " Encountered \"i\" at column 10"));
   }
 

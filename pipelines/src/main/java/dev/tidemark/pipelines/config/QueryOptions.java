@@ -26,6 +26,14 @@ public interface QueryOptions extends TimeZoneOptions {
 
   void setEventTime(String value);
 
+  @Description(
+      "A Flink SQL CREATE TABLE, or @FILE to read it from a file: the table's name, columns,"
+          + " event time and WATERMARK, its format and its connector, in place of --table,"
+          + " --schema, --eventTime, --maxOutOfOrderness, --format and --source")
+  String getDdl();
+
+  void setDdl(String value);
+
   @Description("The name the query gives the records' table")
   @Default.String("_source_table")
   String getTable();

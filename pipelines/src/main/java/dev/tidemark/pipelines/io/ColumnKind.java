@@ -16,5 +16,6 @@ public enum ColumnKind {
   DECIMAL,
   BOOLEAN,
   TIMESTAMP,
-  INSTANT
+  INSTANT,
+  DATE
 }

@@ -36,13 +36,14 @@ public final class QueryTable {
   private static ColumnKind kindOf(ColumnType type) {
     return switch (type) {
       case BIGINT -> ColumnKind.BIGINT;
-      case INTEGER -> ColumnKind.INTEGER;
+      case INTEGER, SMALLINT, TINYINT -> ColumnKind.INTEGER;
       case DOUBLE -> ColumnKind.DOUBLE;
       case FLOAT -> ColumnKind.REAL;
       case DECIMAL -> ColumnKind.DECIMAL;
       case VARCHAR -> ColumnKind.TEXT;
       case BOOLEAN -> ColumnKind.BOOLEAN;
       case TIMESTAMP -> ColumnKind.TIMESTAMP;
+      case DATE -> ColumnKind.DATE;
     };
   }
 }

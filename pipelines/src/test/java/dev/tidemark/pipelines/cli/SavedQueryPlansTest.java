@@ -53,7 +53,7 @@ class SavedQueryPlansTest {
   static void plan() throws Exception {
     planned =
         WindowedQuery.plan(
-            SqlTable.of("requests", "t BIGINT, host VARCHAR, bytes BIGINT", "t"), QUERY);
+            SqlTable.of("requests", "t BIGINT, host VARCHAR, `bytes` BIGINT", "t"), QUERY);
   }
 
   @BeforeEach

@@ -6,14 +6,17 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.CoderProvider;
 import org.apache.beam.sdk.coders.CoderProviders;
 import org.apache.beam.sdk.coders.DefaultCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.values.TypeDescriptor;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The key of an {@link Event}: the text of one field, or the texts of several, in order (a
@@ -22,6 +25,9 @@ import org.apache.beam.sdk.values.TypeDescriptor;
  *
  * <p>{@link #text()} is how tidemark shows a key: the one part as it is, several as the compact
  * JSON array of their texts, e.g. {@code ["hitch_passenger_order","es_sink"]}.
+ *
+ * <p>A part may be null only in a key made by {@link #withNulls}: SQL groups rows whose group
+ * column is {@code NULL} together, apart from every text, the text {@code "null"} among them.
  */
 @DefaultCoder(EventKey.Coder.class)
 public final class EventKey implements Serializable {
@@ -51,6 +57,17 @@ public final class EventKey implements Serializable {
     return new EventKey(copy);
   }
 
+  /**
+   * A key of {@code parts}, in order, any of which may be null: a SQL group key, whose {@code NULL}
+   * is a group of its own. A key without a null part is the key {@link #of(String...)} makes.
+   */
+  public static EventKey withNulls(@Nullable String... parts) {
+    if (parts.length == 0) {
+      throw new IllegalArgumentException("a key has at least one part");
+    }
+    return new EventKey(parts.clone());
+  }
+
   private static String requirePart(String part) {
     if (part == null) {
       throw new NullPointerException("a key's part is null");
@@ -63,14 +80,14 @@ public final class EventKey implements Serializable {
     return parts.length;
   }
 
-  /** Part {@code index}, from 0. */
+  /** Part {@code index}, from 0; null only in a key made by {@link #withNulls}. */
   public String part(int index) {
     return parts[index];
   }
 
   /** The parts, in order. */
   public List<String> parts() {
-    return List.of(parts);
+    return Collections.unmodifiableList(Arrays.asList(parts));
   }
 
   /**
@@ -79,11 +96,16 @@ public final class EventKey implements Serializable {
    */
   public String text() {
     if (parts.length == 1) {
-      return parts[0];
+      return String.valueOf(parts[0]);
     }
     StringBuilder text = new StringBuilder(2 + 4 * parts.length).append('[');
     for (int i = 0; i < parts.length; i++) {
-      text.append(i == 0 ? "\"" : ",\"");
+      text.append(i == 0 ? "" : ",");
+      if (parts[i] == null) {
+        text.append("null");
+        continue;
+      }
+      text.append('"');
       JsonStringEncoder.getInstance().quoteAsString(parts[i], text);
       text.append('"');
     }
@@ -105,7 +127,11 @@ public final class EventKey implements Serializable {
     return text();
   }
 
-  /** The coder of {@link EventKey}: the number of parts, then each part; deterministic. */
+  /**
+   * The coder of {@link EventKey}: the number of parts, then each part; deterministic. A key with a
+   * null part has its number of parts negated, then a flag before each part, so that every key
+   * without one is coded as it always was, and a saved state still reads.
+   */
   public static final class Coder extends AtomicCoder<EventKey> {
     private static final Coder INSTANCE = new Coder();
 
@@ -120,17 +146,28 @@ public final class EventKey implements Serializable {
 
     @Override
     public void encode(EventKey key, OutputStream out) throws IOException {
-      VarIntCoder.of().encode(key.parts.length, out);
+      boolean nulls = Arrays.asList(key.parts).contains(null);
+      VarIntCoder.of().encode(nulls ? -key.parts.length : key.parts.length, out);
       for (String part : key.parts) {
+        if (nulls) {
+          BooleanCoder.of().encode(part != null, out);
+          if (part == null) {
+            continue;
+          }
+        }
         StringUtf8Coder.of().encode(part, out);
       }
     }
 
     @Override
     public EventKey decode(InputStream in) throws IOException {
-      String[] parts = new String[VarIntCoder.of().decode(in)];
+      int count = VarIntCoder.of().decode(in);
+      boolean nulls = count < 0;
+      String[] parts = new String[Math.abs(count)];
       for (int i = 0; i < parts.length; i++) {
-        parts[i] = StringUtf8Coder.of().decode(in);
+        if (!nulls || BooleanCoder.of().decode(in)) {
+          parts[i] = StringUtf8Coder.of().decode(in);
+        }
       }
       return new EventKey(parts);
     }

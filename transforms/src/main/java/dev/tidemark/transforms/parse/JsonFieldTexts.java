@@ -24,6 +24,16 @@ public final class JsonFieldTexts {
     return spans != null ? flatTexts(raw, fields, spans) : jacksonTexts(raw, fields);
   }
 
+  /**
+   * Whether {@code raw}, a JSON object, has the field {@code field}, {@code null} or not: for a
+   * reason that tells a null field from a missing one.
+   *
+   * @throws BadRecordException when {@code raw} is not a JSON object
+   */
+  public static boolean has(String raw, String field) throws BadRecordException {
+    return JacksonFields.read(raw, new String[] {field})[0] != null;
+  }
+
   private static @Nullable String[] flatTexts(String raw, String[] fields, int[] spans) {
     @Nullable String[] texts = new String[fields.length];
     for (int k = 0; k < fields.length; k++) {

@@ -6,7 +6,11 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
 import java.util.List;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.util.CoderUtils;
 import org.junit.jupiter.api.Test;
 
 class EventKeyTest {
@@ -39,5 +43,35 @@ class EventKeyTest {
   void aKeyHasAtLeastOnePartAndNoNullOne() {
     assertThrows(IllegalArgumentException.class, () -> EventKey.of(new String[0]));
     assertThrows(NullPointerException.class, () -> EventKey.of("a", null));
+  }
+
+  @Test
+  void aSqlKeysNullIsAGroupOfItsOwnAndShowsAsJsonNull() throws Exception {
+    EventKey withNull = EventKey.withNulls(null, "b");
+    assertThat(withNull, not(equalTo(EventKey.of("null", "b"))));
+    assertThat(withNull, equalTo(EventKey.withNulls(null, "b")));
+    assertThat(withNull.text(), equalTo("[null,\"b\"]"));
+    assertThat(EventKey.withNulls((String) null).text(), equalTo("null"));
+    assertThat(EventKey.withNulls("a", "b"), equalTo(EventKey.of("a", "b")));
+  }
+
+  @Test
+  void theCoderKeepsNullPartsAndCodesEveryOtherKeyAsBefore() throws Exception {
+    for (EventKey key :
+        List.of(
+            EventKey.withNulls(null, "b"),
+            EventKey.withNulls("a", null, ""),
+            EventKey.withNulls((String) null),
+            EventKey.of("a", "b"))) {
+      assertThat(CoderUtils.clone(EventKey.Coder.of(), key), equalTo(key));
+    }
+    // A key without a null part: its count of parts, then each part, as every saved state has it.
+    ByteArrayOutputStream before = new ByteArrayOutputStream();
+    VarIntCoder.of().encode(2, before);
+    StringUtf8Coder.of().encode("a", before);
+    StringUtf8Coder.of().encode("b", before);
+    assertThat(
+        CoderUtils.encodeToByteArray(EventKey.Coder.of(), EventKey.withNulls("a", "b")),
+        equalTo(before.toByteArray()));
   }
 }

@@ -42,6 +42,7 @@ public final class PostgresDialect implements SqlDialect {
       case BOOLEAN -> "boolean";
       case TIMESTAMP -> "timestamp(3)";
       case INSTANT -> "timestamptz(3)";
+      case DATE -> "date";
     };
   }
 
@@ -58,6 +59,7 @@ public final class PostgresDialect implements SqlDialect {
           case BOOLEAN -> Set.of("bool");
           case TIMESTAMP -> Set.of("timestamp", "timestamptz");
           case INSTANT -> Set.of("timestamptz", "timestamp");
+          case DATE -> Set.of("date", "timestamp", "timestamptz");
         };
     return types.contains(databaseType);
   }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -64,6 +65,7 @@ final class RowValues {
       case TIMESTAMP -> LocalDateTime.parse(value.asText().replace(' ', 'T'));
       case INSTANT ->
           OffsetDateTime.ofInstant(Instant.ofEpochMilli(value.asLong()), ZoneOffset.UTC);
+      case DATE -> LocalDate.parse(value.asText());
     };
   }
 
