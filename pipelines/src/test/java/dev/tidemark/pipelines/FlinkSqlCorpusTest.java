@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.transforms.testing.SuiteOrder;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -61,6 +63,9 @@ class FlinkSqlCorpusTest {
 
   private static final String WINDOW = " GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND)";
 
+  private static final String QUERY_OF_THE_REFUSALS =
+      "SELECT i, COUNT(*) AS n FROM _source_table" + WINDOW + ", i";
+
   private static final String TVF =
       " FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND))"
           + " GROUP BY window_start, window_end";
@@ -85,80 +90,141 @@ class FlinkSqlCorpusTest {
     return Stream.of(
         Arguments.of(
             "COUNT(col) skips NULL, COUNT(*) does not",
-            "SELECT i, " + start + ", COUNT(*) AS n, COUNT(v) AS nv, COUNT(`user`) AS nu"
-                + " FROM _source_table" + WINDOW + ", i"),
+            "SELECT i, "
+                + start
+                + ", COUNT(*) AS n, COUNT(v) AS nv, COUNT(`user`) AS nu"
+                + " FROM _source_table"
+                + WINDOW
+                + ", i"),
         Arguments.of(
             "SUM, MIN, MAX and AVG skip NULL",
-            "SELECT op, " + start + ", SUM(v) AS s, MIN(v) AS mn, MAX(v) AS mx, AVG(v) AS av"
-                + " FROM _source_table" + WINDOW + ", op"),
+            "SELECT op, "
+                + start
+                + ", SUM(v) AS s, MIN(v) AS mn, MAX(v) AS mx, AVG(v) AS av"
+                + " FROM _source_table"
+                + WINDOW
+                + ", op"),
         Arguments.of(
             "a NULL group key is a group of its own",
             "SELECT `user`, " + start + ", COUNT(*) AS n FROM _source_table" + WINDOW + ", `user`"),
         Arguments.of(
             "WHERE col IS NULL",
-            "SELECT i, " + start + ", COUNT(*) AS n FROM _source_table WHERE v IS NULL"
-                + WINDOW + ", i"),
+            "SELECT i, "
+                + start
+                + ", COUNT(*) AS n FROM _source_table WHERE v IS NULL"
+                + WINDOW
+                + ", i"),
         Arguments.of(
             "WHERE with NULL's three values",
-            "SELECT i, " + start + ", COUNT(*) AS n FROM _source_table WHERE v > 500 OR"
-                + " `user` = 'u1'" + WINDOW + ", i"),
+            "SELECT i, "
+                + start
+                + ", COUNT(*) AS n FROM _source_table WHERE v > 500 OR"
+                + " `user` = 'u1'"
+                + WINDOW
+                + ", i"),
         Arguments.of(
             "COALESCE in the group key",
-            "SELECT COALESCE(`user`, 'nobody') AS who, " + start + ", COUNT(*) AS n"
-                + " FROM _source_table" + WINDOW + ", COALESCE(`user`, 'nobody')"),
+            "SELECT COALESCE(`user`, 'nobody') AS who, "
+                + start
+                + ", COUNT(*) AS n"
+                + " FROM _source_table"
+                + WINDOW
+                + ", COALESCE(`user`, 'nobody')"),
         Arguments.of(
             "variadic CONCAT, NULL when any argument is",
-            "SELECT CONCAT(i, ':', op, ':', `user`) AS k, " + start + ", COUNT(*) AS n"
-                + " FROM _source_table" + WINDOW + ", CONCAT(i, ':', op, ':', `user`)"),
+            "SELECT CONCAT(i, ':', op, ':', `user`) AS k, "
+                + start
+                + ", COUNT(*) AS n"
+                + " FROM _source_table"
+                + WINDOW
+                + ", CONCAT(i, ':', op, ':', `user`)"),
         Arguments.of(
             "CONCAT_WS skips NULL",
-            "SELECT CONCAT_WS('/', i, `user`) AS k, " + start + ", COUNT(*) AS n"
-                + " FROM _source_table" + WINDOW + ", CONCAT_WS('/', i, `user`)"),
+            "SELECT CONCAT_WS('/', i, `user`) AS k, "
+                + start
+                + ", COUNT(*) AS n"
+                + " FROM _source_table"
+                + WINDOW
+                + ", CONCAT_WS('/', i, `user`)"),
         Arguments.of(
             "IF",
-            "SELECT IF(v > 500, 'big', 'small') AS size, " + start + ", COUNT(*) AS n"
-                + " FROM _source_table" + WINDOW + ", IF(v > 500, 'big', 'small')"),
+            "SELECT IF(v > 500, 'big', 'small') AS size, "
+                + start
+                + ", COUNT(*) AS n"
+                + " FROM _source_table"
+                + WINDOW
+                + ", IF(v > 500, 'big', 'small')"),
         Arguments.of(
             "NULLIF",
-            "SELECT i, " + start + ", COUNT(NULLIF(op, 'es_sink')) AS n FROM _source_table"
-                + WINDOW + ", i"),
+            "SELECT i, "
+                + start
+                + ", COUNT(NULLIF(op, 'es_sink')) AS n FROM _source_table"
+                + WINDOW
+                + ", i"),
         Arguments.of(
             "CASE with NULL",
             "SELECT CASE WHEN v IS NULL THEN 'none' WHEN v < 300 THEN 'low' ELSE 'high' END AS b,"
-                + " " + start + ", COUNT(*) AS n FROM _source_table" + WINDOW
+                + " "
+                + start
+                + ", COUNT(*) AS n FROM _source_table"
+                + WINDOW
                 + ", CASE WHEN v IS NULL THEN 'none' WHEN v < 300 THEN 'low' ELSE 'high' END"),
         Arguments.of(
             "SPLIT_INDEX",
-            "SELECT SPLIT_INDEX(op, '_', 0) AS sink, " + start + ", COUNT(*) AS n"
-                + " FROM _source_table" + WINDOW + ", SPLIT_INDEX(op, '_', 0)"),
+            "SELECT SPLIT_INDEX(op, '_', 0) AS sink, "
+                + start
+                + ", COUNT(*) AS n"
+                + " FROM _source_table"
+                + WINDOW
+                + ", SPLIT_INDEX(op, '_', 0)"),
         Arguments.of(
             "REGEXP_EXTRACT with a group",
-            "SELECT REGEXP_EXTRACT(`user`, 'u(\\d)', 1) AS d, " + start + ", COUNT(*) AS n"
-                + " FROM _source_table" + WINDOW + ", REGEXP_EXTRACT(`user`, 'u(\\d)', 1)"),
+            "SELECT REGEXP_EXTRACT(`user`, 'u(\\d)', 1) AS d, "
+                + start
+                + ", COUNT(*) AS n"
+                + " FROM _source_table"
+                + WINDOW
+                + ", REGEXP_EXTRACT(`user`, 'u(\\d)', 1)"),
         Arguments.of(
             "REGEXP_REPLACE",
-            "SELECT REGEXP_REPLACE(op, '_sink$', '') AS sink, " + start + ", COUNT(*) AS n"
-                + " FROM _source_table" + WINDOW + ", REGEXP_REPLACE(op, '_sink$', '')"),
+            "SELECT REGEXP_REPLACE(op, '_sink$', '') AS sink, "
+                + start
+                + ", COUNT(*) AS n"
+                + " FROM _source_table"
+                + WINDOW
+                + ", REGEXP_REPLACE(op, '_sink$', '')"),
         Arguments.of(
             "UPPER, SUBSTRING, CHAR_LENGTH and ||",
             "SELECT UPPER(SUBSTRING(i, 5)) || '-' || CAST(CHAR_LENGTH(op) AS STRING) AS k, "
-                + start + ", COUNT(*) AS n FROM _source_table" + WINDOW
+                + start
+                + ", COUNT(*) AS n FROM _source_table"
+                + WINDOW
                 + ", UPPER(SUBSTRING(i, 5)) || '-' || CAST(CHAR_LENGTH(op) AS STRING)"),
         Arguments.of(
             "COUNT(DISTINCT ...)",
-            "SELECT i, " + start + ", COUNT(DISTINCT `user`) AS users FROM _source_table"
-                + WINDOW + ", i"),
+            "SELECT i, "
+                + start
+                + ", COUNT(DISTINCT `user`) AS users FROM _source_table"
+                + WINDOW
+                + ", i"),
         Arguments.of(
             "SUM(DISTINCT ...) beside SUM",
-            "SELECT op, " + start + ", SUM(DISTINCT v) AS d, SUM(v) AS s FROM _source_table"
-                + WINDOW + ", op"),
+            "SELECT op, "
+                + start
+                + ", SUM(DISTINCT v) AS d, SUM(v) AS s FROM _source_table"
+                + WINDOW
+                + ", op"),
         Arguments.of(
             "the window table function with NULL keys",
-            "SELECT window_start, window_end, `user`, COUNT(*) AS n, COUNT(v) AS nv" + TVF
+            "SELECT window_start, window_end, `user`, COUNT(*) AS n, COUNT(v) AS nv"
+                + TVF
                 + ", `user`"),
         Arguments.of(
             "HAVING over COUNT(col)",
-            "SELECT i, op, " + start + ", COUNT(v) AS nv FROM _source_table" + WINDOW
+            "SELECT i, op, "
+                + start
+                + ", COUNT(v) AS nv FROM _source_table"
+                + WINDOW
                 + ", i, op HAVING COUNT(v) > 20"),
         Arguments.of(
             "HOP with COUNT(DISTINCT ...)",
@@ -207,8 +273,15 @@ class FlinkSqlCorpusTest {
 
     List<String> rows = finalRows(tidemark.results());
     List<String> flinkRows = flinkSqlRows(query);
+    List<String> onlyTidemark = new ArrayList<>(rows);
+    flinkRows.forEach(onlyTidemark::remove);
+    List<String> onlyFlinkSql = new ArrayList<>(flinkRows);
+    rows.forEach(onlyFlinkSql::remove);
     assertThat(
-        "rows only one engine gives; tidemark: " + rows + "; Flink SQL: " + flinkRows,
+        "rows only tidemark gives: "
+            + onlyTidemark
+            + "; rows only Flink SQL gives: "
+            + onlyFlinkSql,
         rows,
         equalTo(flinkRows));
     assertThat(rows.size(), greaterThan(3));
@@ -231,10 +304,43 @@ class FlinkSqlCorpusTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--ddl with --schema | | --schema=t BIGINT | tidemark: --ddl and --schema both declare the"
+            + " table; give the columns, event time and name in one of them",
+        "an option sql does not take | 'scan.watermark.idle-timeout' = '5s' | | tidemark: --ddl:"
+            + " the option 'scan.watermark.idle-timeout' is not one sql takes",
+        "a connector sql does not read | 'connector' = 'datagen' | | tidemark: --ddl: the connector"
+            + " 'datagen' is not one sql reads",
+        "a watermark that contradicts --maxOutOfOrderness | | --maxOutOfOrderness=5s | tidemark:"
+            + " --ddl says 2000ms and --maxOutOfOrderness says 5s; give one of them"
+      })
+  void aTableDefinitionThatContradictsAnOptionOrNamesAnUnknownOneIsOneLine(
+      String name, String withOption, String option, String refusal) throws Exception {
+    Path ddl = directory.resolve("contradicting.sql");
+    Files.writeString(
+        ddl,
+        withOption == null
+            ? DDL
+            : DDL.replace("'format' = 'json'", "'format' = 'json', " + withOption));
+    List<String> args =
+        new ArrayList<>(List.of("sql", "--ddl=@" + ddl, "--query=" + QUERY_OF_THE_REFUSALS));
+    if (option != null) {
+      args.add(option);
+    }
+    CommandLine run = CommandLine.run(args.toArray(new String[0]));
+
+    assertThat(run.err, run.exitCode, equalTo(2));
+    assertThat(run.err.strip().lines().count(), equalTo(1L));
+    assertThat(run.err, startsWith(refusal));
+  }
+
   /**
-   * Every record is counted once: in a window's {@code COUNT(*)}, as filtered out by {@code
-   * WHERE}, late, or a dead letter. Here a record whose event time is {@code null} is the dead
-   * letter, and says so.
+   * Every record is counted once: in a window's {@code COUNT(*)}, as filtered out by {@code WHERE},
+   * late, or a dead letter. Here a record whose event time is {@code null} is the dead letter, and
+   * says so.
    */
   @Test
   void everyRecordIsCountedFilteredLateOrDead() throws Exception {

@@ -6,6 +6,7 @@ import org.apache.beam.sdk.extensions.sql.impl.JdbcConnection;
 import org.apache.beam.sdk.extensions.sql.impl.QueryPlanner;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.tools.FrameworkConfig;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.tools.Frameworks;
@@ -27,7 +28,7 @@ public final class FlinkFunctionsPlanner extends CalciteQueryPlanner {
   private static final SqlOperatorTable FLINK_FUNCTIONS =
       SqlOperatorTables.of(
           SqlLibraryOperators.CONCAT_FUNCTION,
-          SqlLibraryOperators.CONCAT_WS,
+          SqlLibraryOperators.CONCAT_WS_SPARK,
           SqlLibraryOperators.IF,
           SqlLibraryOperators.REGEXP_REPLACE_3);
 
@@ -37,6 +38,8 @@ public final class FlinkFunctionsPlanner extends CalciteQueryPlanner {
 
   @Override
   public FrameworkConfig defaultConfig(JdbcConnection connection, Collection<RuleSet> ruleSets) {
+    // Flink's STRING, as CAST(x AS STRING) names it: VARCHAR, a type of the query's schema.
+    connection.getRootSchema().add("STRING", types -> types.createSqlType(SqlTypeName.VARCHAR));
     FrameworkConfig beams = super.defaultConfig(connection, ruleSets);
     return Frameworks.newConfigBuilder(beams)
         .operatorTable(SqlOperatorTables.chain(FLINK_FUNCTIONS, beams.getOperatorTable()))

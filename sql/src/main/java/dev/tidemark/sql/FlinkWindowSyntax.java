@@ -73,6 +73,7 @@ final class FlinkWindowSyntax {
     } catch (SqlParseException e) {
       return WrittenQuery.asTyped(query);
     }
+    Refusals.refuseOverWindows(parsed);
     FlinkWindowSyntax syntax = new FlinkWindowSyntax(query);
     for (SqlSelect select : selects(parsed)) {
       syntax.rewrite(select);

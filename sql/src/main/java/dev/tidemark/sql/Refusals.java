@@ -2,6 +2,12 @@ package dev.tidemark.sql;
 
 import java.util.Map;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.RelNode;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlCall;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlKind;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlNode;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlNodeList;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The construct of a query that makes its plan one {@code sql} does not run, named as the query
@@ -27,6 +33,57 @@ final class Refusals {
           Map.entry("BeamAggregationRel", "more than one GROUP BY"));
 
   private Refusals() {}
+
+  /**
+   * Refuses a query with an {@code OVER} window, before Beam's planner fails on it in its own
+   * words: window Top-N and window deduplication ({@code ROW_NUMBER() OVER (PARTITION BY
+   * window_start, window_end ORDER BY ...)}) by that name, any other as an {@code OVER}
+   * aggregation.
+   *
+   * @throws InvalidQueryException naming the construct, when {@code parsed} has one
+   */
+  static void refuseOverWindows(SqlNode parsed) throws InvalidQueryException {
+    SqlCall over = parsed.accept(new FirstOver());
+    if (over == null) {
+      return;
+    }
+    SqlNode function = over.operand(0);
+    boolean rowNumber =
+        function instanceof SqlCall call && call.getOperator().getKind() == SqlKind.ROW_NUMBER;
+    throw WindowedQueryPlanner.refused(
+        rowNumber
+            ? "window Top-N and window deduplication (ROW_NUMBER() OVER ...) are not supported"
+                + " yet"
+            : "an OVER aggregation (" + function + " OVER ...) is not supported");
+  }
+
+  /** The first {@code OVER} call of a parse tree, or null. */
+  private static final class FirstOver extends SqlBasicVisitor<@Nullable SqlCall> {
+    @Override
+    public @Nullable SqlCall visit(SqlCall call) {
+      if (call.getKind() == SqlKind.OVER) {
+        return call;
+      }
+      for (SqlNode operand : call.getOperandList()) {
+        SqlCall found = operand == null ? null : operand.accept(this);
+        if (found != null) {
+          return found;
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public @Nullable SqlCall visit(SqlNodeList list) {
+      for (SqlNode node : list) {
+        SqlCall found = node == null ? null : node.accept(this);
+        if (found != null) {
+          return found;
+        }
+      }
+      return null;
+    }
+  }
 
   /**
    * What in the plan under {@code root} is not supported: the first construct found that {@code

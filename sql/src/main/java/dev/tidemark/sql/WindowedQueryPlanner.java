@@ -383,8 +383,9 @@ final class WindowedQueryPlanner {
   @SuppressWarnings("unchecked")
   private static CombineFn<Object, ?, Object> beamSqlCombineFn(
       AggregateCall call, Schema.Field output, String name) {
+    // Beam SQL's aggregate of every value; DistinctFn gives it each distinct value once.
     return (CombineFn<Object, ?, Object>)
-        AggregationCombineFnAdapter.createCombineFn(call, output, name);
+        AggregationCombineFnAdapter.createCombineFn(call.withDistinct(false), output, name);
   }
 
   static InvalidQueryException refused(String what) {

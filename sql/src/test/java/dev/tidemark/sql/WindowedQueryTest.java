@@ -363,7 +363,7 @@ class WindowedQueryTest {
       },
       {
         "SELECT i, COUNT(*) OVER (PARTITION BY i ORDER BY rowtime) FROM _source_table",
-        "an OVER window"
+        "an OVER aggregation"
       },
       {
         "SELECT i, COUNT(*) AS n FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i ORDER BY n",

@@ -12,15 +12,16 @@ public interface QueryOptions extends TimeZoneOptions {
   /** S5's columns, the default {@code --schema}. */
   String S5_SCHEMA = "t BIGINT, i VARCHAR, op VARCHAR";
 
-  @Description("The record's columns and their SQL types, e.g. 't BIGINT, i VARCHAR, op VARCHAR'")
+  @Description(
+      "The record's columns and their Flink SQL types, e.g. 't BIGINT, i STRING, op STRING'")
   @Default.String(S5_SCHEMA)
   String getSchema();
 
   void setSchema(String value);
 
   @Description(
-      "The column with each record's event time (epoch milliseconds or ISO-8601); the query"
-          + " reads it as rowtime")
+      "The column with each record's event time (epoch milliseconds, ISO-8601 or yyyy-MM-dd"
+          + " HH:mm:ss); the query reads it as rowtime")
   @Default.String("t")
   String getEventTime();
 
