@@ -61,8 +61,6 @@ final class WindowedQueryPlanner {
   private static final Set<String> AGGREGATES =
       Set.of("COUNT", "SUM", "$SUM0", "MIN", "MAX", "AVG");
 
-  private static final Set<String> DISTINCT_AGGREGATES = Set.of("COUNT", "SUM", "$SUM0");
-
   /** What {@code sql} takes, for the end of each refusal. */
   static final String WHAT_SQL_TAKES =
       "sql takes SELECT ... FROM a table [WHERE ...] GROUP BY TUMBLE(rowtime, INTERVAL ...),"
@@ -326,9 +324,6 @@ final class WindowedQueryPlanner {
     String name = call.getAggregation().getName();
     if (!AGGREGATES.contains(name)) {
       throw refused(name + " is not supported; an aggregate is COUNT, SUM, MIN, MAX or AVG");
-    }
-    if (call.isDistinct() && !DISTINCT_AGGREGATES.contains(name)) {
-      throw refused(name + "(DISTINCT ...) is not supported; COUNT and SUM take DISTINCT");
     }
     if (call.filterArg >= 0) {
       throw refused(name + "(...) FILTER (WHERE ...) is not supported");
