@@ -2,6 +2,7 @@ package dev.tidemark.sql;
 
 import java.io.Serializable;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
+import org.apache.beam.sdk.transforms.Count;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -17,4 +18,12 @@ record Aggregation(
     CombineFn<Object, ?, Object> combineFn,
     int argumentSlot,
     @Nullable ColumnType argumentType)
-    implements Serializable {}
+    implements Serializable {
+
+  /** {@code COUNT(*)}, for a query whose groups are its only result. */
+  @SuppressWarnings("unchecked")
+  static Aggregation countOfRows() {
+    return new Aggregation(
+        "COUNT", (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) Count.combineFn(), -1, null);
+  }
+}

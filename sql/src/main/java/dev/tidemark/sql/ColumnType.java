@@ -167,6 +167,26 @@ public enum ColumnType {
     return Instant.parse(text).toEpochMilli();
   }
 
+  /** A value of this type as a key's part holds it: as Calcite holds it, in text. */
+  String keyText(Object value) {
+    return value.toString();
+  }
+
+  /** The value whose {@link #keyText} is {@code text}. */
+  Object fromKeyText(String text) {
+    return switch (this) {
+      case DATE -> Integer.parseInt(text);
+      case TIMESTAMP -> Long.parseLong(text);
+      default -> {
+        try {
+          yield parse("key", text);
+        } catch (BadRecordException e) {
+          throw new IllegalStateException("a key made by the query does not read back: " + text, e);
+        }
+      }
+    };
+  }
+
   /** The Beam type of a row's field of this type. */
   FieldType beamType() {
     return switch (this) {

@@ -30,7 +30,20 @@ public final class FlinkFunctionsPlanner extends CalciteQueryPlanner {
           SqlLibraryOperators.CONCAT_FUNCTION,
           SqlLibraryOperators.CONCAT_WS_SPARK,
           SqlLibraryOperators.IF,
-          SqlLibraryOperators.REGEXP_REPLACE_3);
+          SqlLibraryOperators.REGEXP_REPLACE_3,
+          SqlLibraryOperators.LPAD,
+          SqlLibraryOperators.RPAD,
+          SqlLibraryOperators.LEFT,
+          SqlLibraryOperators.RIGHT,
+          SqlLibraryOperators.REPEAT,
+          SqlLibraryOperators.REVERSE,
+          SqlLibraryOperators.IFNULL,
+          SqlLibraryOperators.GREATEST,
+          SqlLibraryOperators.LEAST,
+          SqlLibraryOperators.MD5,
+          SqlLibraryOperators.SHA1,
+          SqlLibraryOperators.TO_BASE64,
+          SqlLibraryOperators.FROM_BASE64);
 
   private FlinkFunctionsPlanner(JdbcConnection connection, Collection<RuleSet> ruleSets) {
     super(connection, ruleSets);

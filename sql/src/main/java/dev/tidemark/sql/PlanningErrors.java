@@ -17,6 +17,8 @@ final class PlanningErrors {
   private static final Pattern UNKNOWN_COLUMN =
       Pattern.compile("Column '([^']+)' not found in (any table|table '[^']+')");
   private static final Pattern UNKNOWN_TABLE = Pattern.compile("Object '([^']+)' not found");
+  private static final Pattern UNKNOWN_FUNCTION =
+      Pattern.compile("No match found for function signature ([A-Za-z_0-9]+)\\((.*)\\)");
 
   private PlanningErrors() {}
 
@@ -80,6 +82,22 @@ final class PlanningErrors {
     if (unknownTable.find()) {
       return new InvalidQueryException(
           at + "there is no table '" + unknownTable.group(1) + "'; the table is " + table.name(),
+          place[0],
+          place[1],
+          null,
+          java.util.List.of());
+    }
+    Matcher function = UNKNOWN_FUNCTION.matcher(reason);
+    if (function.find()) {
+      return new InvalidQueryException(
+          at
+              + function.group(1)
+              + " is not a function sql takes with these arguments ("
+              + function.group(2).replaceAll("[<>]", "").toLowerCase(java.util.Locale.ROOT)
+              + "); sql takes Calcite's standard functions and Flink's DATE_FORMAT, CONCAT,"
+              + " CONCAT_WS, IF, IFNULL, SPLIT_INDEX, REGEXP_EXTRACT, REGEXP_REPLACE, TO_TIMESTAMP,"
+              + " LPAD, RPAD, LEFT, RIGHT, REPEAT, REVERSE, GREATEST, LEAST, MD5, SHA1, TO_BASE64"
+              + " and FROM_BASE64",
           place[0],
           place[1],
           null,

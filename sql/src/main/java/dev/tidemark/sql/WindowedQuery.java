@@ -139,7 +139,7 @@ public final class WindowedQuery implements Serializable {
     Arrays.fill(parts, "");
     for (int k = 0; k < keyColumns.length; k++) {
       Object value = projected[keyColumns[k]];
-      parts[k] = value == null ? null : value.toString();
+      parts[k] = value == null ? null : keyTypes.get(k).keyText(value);
     }
     List<@Nullable Object> arguments = new ArrayList<>(argumentColumns.length);
     for (int column : argumentColumns) {
@@ -176,9 +176,14 @@ public final class WindowedQuery implements Serializable {
     return key.equals(filteredKey);
   }
 
-  /** The query's aggregate calls, over the events of one key and window. */
+  /**
+   * The query's aggregate calls, over the events of one key and window. A query without one (a
+   * window's distinct groups) counts its rows, so that each group and window still has a pane; the
+   * count is in no result.
+   */
   public CombineFn<Event, ?, List<@Nullable Object>> aggregate() {
-    return AggregateColumnsFn.of(aggregations);
+    return AggregateColumnsFn.of(
+        aggregations.isEmpty() ? List.of(Aggregation.countOfRows()) : aggregations);
   }
 
   /**
@@ -191,7 +196,7 @@ public final class WindowedQuery implements Serializable {
     if (isFiltered(key)) {
       return null;
     }
-    Object[] grouped = new Object[groupColumns.size() + aggregates.size()];
+    Object[] grouped = new Object[groupColumns.size() + aggregations.size()];
     for (int g = 0; g < groupColumns.size(); g++) {
       GroupColumn column = groupColumns.get(g);
       grouped[g] =
@@ -201,7 +206,7 @@ public final class WindowedQuery implements Serializable {
             case KEY -> keyValue(key, column.keyPart());
           };
     }
-    for (int a = 0; a < aggregates.size(); a++) {
+    for (int a = 0; a < aggregations.size(); a++) {
       grouped[groupColumns.size() + a] = aggregates.get(a);
     }
     return select == null ? grouped : select.apply(grouped);
@@ -209,14 +214,8 @@ public final class WindowedQuery implements Serializable {
 
   /** Key part {@code part} of {@code key}, as the value it was made from; null for SQL's NULL. */
   public @Nullable Object keyValue(EventKey key, int part) {
-    if (key.part(part) == null) {
-      return null;
-    }
-    try {
-      return keyTypes.get(part).parse(keyNames.get(part), key.part(part));
-    } catch (BadRecordException e) {
-      throw new IllegalStateException("a key made by the query does not read back: " + key, e);
-    }
+    String text = key.part(part);
+    return text == null ? null : keyTypes.get(part).fromKeyText(text);
   }
 
   /** The type of result column {@code column}. */

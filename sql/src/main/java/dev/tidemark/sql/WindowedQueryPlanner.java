@@ -106,6 +106,8 @@ final class WindowedQueryPlanner {
             new ReadOnlyTableProvider("tidemark", Map.of(table.name(), table.plannerTable())))
         .setQueryPlannerClassName(FlinkFunctionsPlanner.class.getName())
         .addUdf("DATE_FORMAT", DateFormatFunction.class, "eval")
+        .addUdf("TO_TIMESTAMP", FlinkTimeFunctions.class, "toTimestamp")
+        .addUdf("TO_TIMESTAMP", FlinkTimeFunctions.class, "toTimestampIn")
         .addUdf("SPLIT_INDEX", FlinkStringFunctions.class, "splitIndex")
         .addUdf("REGEXP_EXTRACT", FlinkStringFunctions.class, "regexpExtract")
         .addUdf("REGEXP_EXTRACT", FlinkStringFunctions.class, "regexpExtractGroup")
@@ -197,10 +199,6 @@ final class WindowedQueryPlanner {
     List<Aggregation> aggregations = new ArrayList<>();
     for (AggregateCall call : aggregate.getAggCallList()) {
       aggregations.add(aggregation(call, grouped, argumentColumns));
-    }
-    if (aggregations.isEmpty()) {
-      throw refused(
-          "a GROUP BY without an aggregate (COUNT, SUM, MIN, MAX or AVG) is not supported");
     }
     RelDataType resultType = select != null ? select.getRowType() : aggregate.getRowType();
     List<String> resultNames = new ArrayList<>();
