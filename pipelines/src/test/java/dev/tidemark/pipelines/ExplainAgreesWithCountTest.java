@@ -248,9 +248,20 @@ class ExplainAgreesWithCountTest {
     assertThat(
         described(run.results().stream().map(ExplainAgreesWithCountTest::describe)),
         equalTo(described(timeline.panes().stream().map(ExplainAgreesWithCountTest::describe))));
+    // The same lateness, in the run's words (lateByMillis) and explain's ("late by N ms").
     assertThat(
-        run.records("late"),
-        equalTo(timeline.late().stream().map(late -> late.raw()).collect(Collectors.toSet())));
+        described(
+            run.late().stream()
+                .map(
+                    late ->
+                        late.get("record").asText()
+                            + " late by "
+                            + late.get("lateByMillis").asLong()
+                            + "ms")),
+        equalTo(
+            described(
+                timeline.late().stream()
+                    .map(late -> late.raw() + " late by " + late.lateBy().getMillis() + "ms"))));
     assertThat(
         deadLetters(run.dead()),
         equalTo(

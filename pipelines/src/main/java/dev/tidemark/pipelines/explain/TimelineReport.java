@@ -163,9 +163,11 @@ public final class TimelineReport {
           .append(line.windowEnd())
           .append(") met watermark ")
           .append(line.watermark())
-          .append(", ")
+          .append(", late by ")
+          .append(line.lateBy().getMillis())
+          .append("ms (")
           .append(DurationText.asOption(line.pastWindowEnd()))
-          .append(" past the window's end</li>");
+          .append(" past the window's end)</li>");
     }
     page.append("</ul>\n");
     if (!late.isEmpty()) {

@@ -259,9 +259,11 @@ public final class TimelineText {
               + line.windowEnd()
               + "): met watermark "
               + line.watermark()
-              + ", "
+              + ", late by "
+              + line.lateBy().getMillis()
+              + "ms ("
               + DurationText.asOption(line.pastWindowEnd())
-              + " past the window's end");
+              + " past the window's end)");
     }
     if (!late.isEmpty()) {
       out.println("  (" + BURST_EFFECT + ")");

@@ -49,6 +49,16 @@ class TimelineTextTest {
             "late records, whose window had expired when they arrived ("
                 + timeline.count(Kind.LATE)
                 + "; the first 5000 listed):"));
+    ReplayTimeline.LateLine first = timeline.late().get(0);
+    assertThat(
+        "a late record's lateness in the words of the run's late line (lateByMillis)",
+        text,
+        containsString(
+            "met watermark "
+                + first.watermark()
+                + ", late by "
+                + first.lateBy().getMillis()
+                + "ms ("));
     assertThat(
         "why a live run may find fewer late",
         text,

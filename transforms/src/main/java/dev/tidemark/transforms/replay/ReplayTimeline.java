@@ -126,6 +126,14 @@ public record ReplayTimeline(
       Instant watermark,
       String raw) {
 
+    /**
+     * How far behind the watermark it met its event time was: what a run's late record says as
+     * {@code lateByMillis} ({@code Expired.lateBy()}).
+     */
+    public Duration lateBy() {
+      return new Duration(eventTime, watermark);
+    }
+
     /** How far the watermark it met was past the end of its window. */
     public Duration pastWindowEnd() {
       return new Duration(windowEnd.minus(1), watermark);
