@@ -4,7 +4,7 @@
 -- parallelism 2 as well), or "refused: ... | WORD" when sql refuses it in one line that names WORD;
 -- then the query, ended by a semicolon. docs/sql-corpus.md lists them.
 
--- runs, on Flink too: COUNT(column) skips NULL, COUNT(*) does not
+-- runs: COUNT(column) skips NULL, COUNT(*) does not
 SELECT i, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, COUNT(*) AS n, COUNT(v) AS nv,
   COUNT(`user`) AS nu
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
@@ -46,7 +46,7 @@ SELECT CONCAT(i, ':', op, ':', `user`) AS k, TUMBLE_START(rowtime, INTERVAL '1' 
   COUNT(*) AS n
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), CONCAT(i, ':', op, ':', `user`);
 
--- runs, on Flink too: CONCAT_WS skips NULL
+-- runs: CONCAT_WS skips NULL
 SELECT CONCAT_WS('/', i, `user`) AS k, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws,
   COUNT(*) AS n
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), CONCAT_WS('/', i, `user`);
@@ -126,12 +126,12 @@ SELECT i, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, SUM(CAST(v AS INT)) 
   MAX(CAST(v AS DOUBLE) / 4) AS md, MAX(CAST(v AS DECIMAL(12, 3))) AS mx
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
 
--- runs, on Flink too: DECIMAL(10, 2) keeps its scale in SUM, MIN and MAX
+-- runs: DECIMAL(10, 2) keeps its scale in SUM, MIN and MAX
 SELECT op, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, SUM(price) AS s, MIN(price) AS mn,
   MAX(price) AS mx
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), op;
 
--- runs, on Flink too: a DATE column in GROUP BY and WHERE
+-- runs: a DATE column in GROUP BY and WHERE
 SELECT `day`, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, COUNT(*) AS n
 FROM _source_table WHERE `day` >= DATE '2023-11-14' OR `day` IS NULL
 GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), `day`;
@@ -165,7 +165,7 @@ FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), op;
 SELECT op, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, AVG(DISTINCT v) AS d
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), op;
 
--- runs, on Flink too: a window's groups without an aggregate
+-- runs: a window's groups without an aggregate
 SELECT i, op, TUMBLE_END(rowtime, INTERVAL '1' SECOND) AS we
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i, op;
 
@@ -183,7 +183,7 @@ SELECT i, HOP_START(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND) AS ws,
   HOP_END(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND) AS we, COUNT(v) AS nv, MAX(price) AS mx
 FROM _source_table GROUP BY HOP(rowtime, INTERVAL '1' SECOND, INTERVAL '2' SECOND), i;
 
--- runs, on Flink too: the HOP window table function with COUNT(DISTINCT ...)
+-- runs: the HOP window table function with COUNT(DISTINCT ...)
 SELECT window_start, window_end, i, COUNT(DISTINCT op) AS ops, COUNT(v) AS nv
 FROM TABLE(HOP(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND, INTERVAL '3' SECOND))
 GROUP BY window_start, window_end, i;
@@ -204,6 +204,16 @@ FROM TABLE(SESSION(TABLE _source_table PARTITION BY `user`, DESCRIPTOR(rowtime),
   INTERVAL '0.305' SECOND))
 GROUP BY window_start, window_end, `user`;
 
+-- runs, on Flink too: FIRST_VALUE and LAST_VALUE skip NULL, in the order records arrived
+SELECT i, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, FIRST_VALUE(v) AS f, LAST_VALUE(v) AS l,
+  FIRST_VALUE(`user`) AS fu, LAST_VALUE(price) AS lp
+FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
+
+-- runs, on Flink too: LISTAGG, with the default separator and with one of its own
+SELECT op, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, LISTAGG(`user`) AS users,
+  LISTAGG(i, ';') AS indices
+FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), op;
+
 -- refused: window Top-N | ROW_NUMBER
 SELECT * FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY n DESC) AS rownum
@@ -221,11 +231,6 @@ WHERE rownum = 1;
 -- refused: an OVER aggregation | OVER
 SELECT i, COUNT(*) OVER (PARTITION BY i ORDER BY rowtime) AS n FROM _source_table;
 
--- refused: LISTAGG | LISTAGG
-SELECT i, LISTAGG(op) AS ops FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
-
--- refused: FIRST_VALUE | FIRST_VALUE
-SELECT i, FIRST_VALUE(v) AS f FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
 
 -- refused: a GROUP BY without a window | GROUP BY
 SELECT i, COUNT(*) AS n FROM _source_table GROUP BY i;

@@ -16,7 +16,6 @@ import dev.tidemark.pipelines.sql.QueryOfSource;
 import dev.tidemark.pipelines.sql.QueryPlans;
 import dev.tidemark.pipelines.sql.QueryTable;
 import dev.tidemark.pipelines.sql.SqlResultsFn;
-import dev.tidemark.pipelines.sql.TableDdl;
 import dev.tidemark.pipelines.steps.FlinkBundles;
 import dev.tidemark.pipelines.steps.PerWindowCounts;
 import dev.tidemark.pipelines.steps.WriteOutputs;

@@ -245,7 +245,7 @@ class FlinkSqlCorpusTest {
   }
 
   /**
-   * 600 records 10 ms apart from 1700000000005, each up to 1.9 s early or late of its place; every
+   * 400 records 10 ms apart from 1700000000005, each up to 1.9 s early or late of its place; every
    * 7th {@code user} is {@code null}, every 9th missing; every 11th has no {@code v}, every 13th no
    * {@code price}, every 5th no {@code day}.
    */
@@ -253,7 +253,7 @@ class FlinkSqlCorpusTest {
     Random random = new Random(11);
     String[][] keys = {{"idx_a", "es_sink"}, {"idx_a", "kafka_sink"}, {"idx_b", "es_sink"}};
     List<String> lines = new ArrayList<>();
-    for (int n = 0; n < 600; n++) {
+    for (int n = 0; n < 400; n++) {
       long t = 1700000000005L + n * 10L - random.nextInt(190) * 10L;
       String[] key = keys[random.nextInt(keys.length)];
       StringBuilder line =

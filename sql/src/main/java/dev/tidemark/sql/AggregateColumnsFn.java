@@ -8,12 +8,16 @@ import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.CannotProvideCoderException;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderRegistry;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.CombineFns;
 import org.apache.beam.sdk.transforms.CombineFns.CoCombineResult;
 import org.apache.beam.sdk.transforms.CombineFns.ComposedCombineFn;
 import org.apache.beam.sdk.transforms.SimpleFunction;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -40,8 +44,11 @@ final class AggregateColumnsFn extends CombineFn<Event, Object[], List<@Nullable
     for (Aggregation aggregation : aggregations) {
       TupleTag<Object> output = new TupleTag<>("aggregate" + outputs.size());
       outputs.add(output);
-      Argument argument = new Argument(aggregation.argumentSlot());
-      Coder<Object> argumentCoder = argumentCoder(aggregation.argumentType());
+      SimpleFunction<Event, @Nullable Object> argument =
+          aggregation.ordered()
+              ? new OrderedArgument(aggregation.argumentSlot(), aggregation.separatorSlot())
+              : new Argument(aggregation.argumentSlot());
+      Coder<Object> argumentCoder = argumentCoder(aggregation);
       composed =
           composed == null
               ? CombineFns.compose().with(argument, argumentCoder, aggregation.combineFn(), output)
@@ -54,9 +61,14 @@ final class AggregateColumnsFn extends CombineFn<Event, Object[], List<@Nullable
   }
 
   @SuppressWarnings("unchecked")
-  private static Coder<Object> argumentCoder(@Nullable ColumnType type) {
-    Coder<?> coder = type == null ? BooleanCoder.of() : type.coder();
-    return (Coder<Object>) NullableCoder.of(coder);
+  private static Coder<Object> argumentCoder(Aggregation aggregation) {
+    ColumnType type = aggregation.argumentType();
+    Coder<?> value = type == null ? BooleanCoder.of() : type.coder();
+    Coder<?> coder = NullableCoder.of(value);
+    if (aggregation.ordered()) {
+      coder = KvCoder.of(VarLongCoder.of(), ListCoder.of(coder));
+    }
+    return (Coder<Object>) coder;
   }
 
   @Override
@@ -115,6 +127,40 @@ final class AggregateColumnsFn extends CombineFn<Event, Object[], List<@Nullable
       }
       // A record that WHERE filtered out has no arguments; its key is in no result.
       return slot < event.columns().size() ? event.columns().get(slot) : null;
+    }
+  }
+
+  /**
+   * The argument of {@code FIRST_VALUE}, {@code LAST_VALUE} or {@code LISTAGG} in an event: its
+   * value (and {@code LISTAGG}'s separator), with the event's place in the order records arrived:
+   * its line in a recording, else its offset in its Kafka partition, else its event time.
+   */
+  private static final class OrderedArgument extends SimpleFunction<Event, @Nullable Object> {
+    private static final long serialVersionUID = 1L;
+    private final int slot;
+    private final int separatorSlot;
+
+    OrderedArgument(int slot, int separatorSlot) {
+      this.slot = slot;
+      this.separatorSlot = separatorSlot;
+    }
+
+    @Override
+    public @Nullable Object apply(Event event) {
+      List<@Nullable Object> columns = event.columns();
+      List<@Nullable Object> values = new ArrayList<>(2);
+      values.add(slot < columns.size() ? columns.get(slot) : null);
+      if (separatorSlot >= 0) {
+        values.add(separatorSlot < columns.size() ? columns.get(separatorSlot) : null);
+      }
+      return KV.of(order(event), values);
+    }
+
+    private static long order(Event event) {
+      if (event.position() != Event.UNKNOWN_POSITION) {
+        return event.position();
+      }
+      return event.source() != null ? event.source().offset() : event.eventTime().getMillis();
     }
   }
 }

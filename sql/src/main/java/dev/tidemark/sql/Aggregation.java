@@ -12,13 +12,27 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @param argumentSlot the argument's place in {@code Event.columns()}; -1 for {@code COUNT(*)}
  * @param argumentType the type of the argument; null for {@code COUNT(*)}
+ * @param separatorSlot the place of {@code LISTAGG}'s separator; -1 when there is none
+ * @param ordered whether the call takes each value with its record's place in the order records
+ *     arrived ({@code FIRST_VALUE}, {@code LAST_VALUE}, {@code LISTAGG})
  */
 record Aggregation(
     String name,
     CombineFn<Object, ?, Object> combineFn,
     int argumentSlot,
-    @Nullable ColumnType argumentType)
+    @Nullable ColumnType argumentType,
+    int separatorSlot,
+    boolean ordered)
     implements Serializable {
+
+  /** A call that takes its argument's values in any order. */
+  Aggregation(
+      String name,
+      CombineFn<Object, ?, Object> combineFn,
+      int argumentSlot,
+      @Nullable ColumnType argumentType) {
+    this(name, combineFn, argumentSlot, argumentType, -1, false);
+  }
 
   /** {@code COUNT(*)}, for a query whose groups are its only result. */
   @SuppressWarnings("unchecked")

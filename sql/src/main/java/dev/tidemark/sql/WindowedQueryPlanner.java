@@ -45,9 +45,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * TABLE(SESSION(TABLE table PARTITION BY columns, DESCRIPTOR(rowtime), INTERVAL gap)))
  * }</pre>
  *
- * <p>with {@code COUNT}, {@code SUM}, {@code MIN}, {@code MAX} and {@code AVG}, {@code
- * TUMBLE_START}, {@code TUMBLE_END}, {@code HOP_START}, {@code HOP_END}, {@code SESSION_START},
- * {@code SESSION_END}, and Flink's {@code DATE_FORMAT}. {@link FlinkWindowSyntax} writes the
+ * <p>with {@code COUNT}, {@code SUM}, {@code MIN}, {@code MAX} and {@code AVG}, each with {@code
+ * DISTINCT} too, {@code FIRST_VALUE}, {@code LAST_VALUE} and {@code LISTAGG}, {@code TUMBLE_START},
+ * {@code TUMBLE_END}, {@code HOP_START}, {@code HOP_END}, {@code SESSION_START}, {@code
+ * SESSION_END}, and Flink's functions ({@link FlinkFunctionsPlanner}, {@link FlinkStringFunctions},
+ * {@link FlinkTimeFunctions}, {@link DateFormatFunction}). {@link FlinkWindowSyntax} writes the
  * sessions and cumulating windows as windows Beam's planner takes. A row is in every {@code HOP} or
  * {@code CUMULATE} window that holds its {@code rowtime}, and its session is known only once rows
  * are grouped, so below the grouping such a table function's {@code window_start} and {@code
@@ -60,6 +62,10 @@ final class WindowedQueryPlanner {
 
   private static final Set<String> AGGREGATES =
       Set.of("COUNT", "SUM", "$SUM0", "MIN", "MAX", "AVG");
+
+  /** The aggregates whose value depends on the order records arrived in. */
+  private static final Set<String> ORDERED_AGGREGATES =
+      Set.of("FIRST_VALUE", "LAST_VALUE", "LISTAGG");
 
   /** What {@code sql} takes, for the end of each refusal. */
   static final String WHAT_SQL_TAKES =
@@ -320,11 +326,17 @@ final class WindowedQueryPlanner {
       AggregateCall call, RelDataType grouped, List<Integer> argumentColumns)
       throws InvalidQueryException {
     String name = call.getAggregation().getName();
-    if (!AGGREGATES.contains(name)) {
-      throw refused(name + " is not supported; an aggregate is COUNT, SUM, MIN, MAX or AVG");
+    if (!AGGREGATES.contains(name) && !ORDERED_AGGREGATES.contains(name)) {
+      throw refused(
+          name
+              + " is not supported; an aggregate is COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE,"
+              + " LAST_VALUE or LISTAGG");
     }
     if (call.filterArg >= 0) {
       throw refused(name + "(...) FILTER (WHERE ...) is not supported");
+    }
+    if (ORDERED_AGGREGATES.contains(name)) {
+      return ordered(name, call, grouped, argumentColumns);
     }
     ColumnType outputType = ColumnType.of(call.getType().getSqlTypeName());
     if (outputType == null) {
@@ -350,6 +362,38 @@ final class WindowedQueryPlanner {
     }
     argumentColumns.add(column);
     return new Aggregation(name, combineFn, argumentColumns.size() - 1, argumentType);
+  }
+
+  /** {@code FIRST_VALUE}, {@code LAST_VALUE} or {@code LISTAGG}, in the order records arrived. */
+  @SuppressWarnings("unchecked")
+  private static Aggregation ordered(
+      String name, AggregateCall call, RelDataType grouped, List<Integer> argumentColumns)
+      throws InvalidQueryException {
+    if (call.isDistinct()) {
+      throw refused(name + "(DISTINCT ...) is not supported");
+    }
+    int column = call.getArgList().get(0);
+    ColumnType argumentType =
+        ColumnType.of(grouped.getFieldList().get(column).getType().getSqlTypeName());
+    if (argumentType == null) {
+      throw refused(
+          name + " of " + grouped.getFieldList().get(column).getName() + " is not supported");
+    }
+    argumentColumns.add(column);
+    int slot = argumentColumns.size() - 1;
+    int separatorSlot = -1;
+    if (call.getArgList().size() > 1) {
+      argumentColumns.add(call.getArgList().get(1));
+      separatorSlot = argumentColumns.size() - 1;
+    }
+    CombineFn<?, ?, ?> combineFn =
+        switch (name) {
+          case "FIRST_VALUE" -> OrderedValueFn.first();
+          case "LAST_VALUE" -> OrderedValueFn.last();
+          default -> new ListAggFn();
+        };
+    return new Aggregation(
+        name, (CombineFn<Object, ?, Object>) combineFn, slot, argumentType, separatorSlot, true);
   }
 
   /**

@@ -1,6 +1,5 @@
-package dev.tidemark.pipelines.sql;
+package dev.tidemark.pipelines;
 
-import dev.tidemark.pipelines.SqlPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.pipelines.config.QueryOptions;
 import dev.tidemark.sql.InvalidQueryException;
@@ -21,7 +20,7 @@ import org.joda.time.Duration;
  * given on the command line as well, is refused in one line that names it: a job never runs with
  * two answers to one question.
  */
-public final class TableDdl {
+final class TableDdl {
 
   /** {@code --maxOutOfOrderness}'s default, which a table definition's watermark replaces. */
   private static final String DEFAULT_OUT_OF_ORDERNESS = "2s";
@@ -39,7 +38,7 @@ public final class TableDdl {
    *
    * @throws ConfigurationException when it is refused, or contradicts another option
    */
-  public static SqlTable apply(SqlPipeline.Options options, String ddlText) {
+  static SqlTable apply(SqlPipeline.Options options, String ddlText) {
     TableDefinition definition;
     try {
       definition = SqlTable.ofDdl(ddlText);

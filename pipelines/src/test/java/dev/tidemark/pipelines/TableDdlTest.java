@@ -1,11 +1,10 @@
-package dev.tidemark.pipelines.sql;
+package dev.tidemark.pipelines;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tidemark.pipelines.SqlPipeline;
 import dev.tidemark.pipelines.config.ConfigurationException;
 import dev.tidemark.sql.SqlTable;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
