@@ -7,18 +7,14 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.apache.beam.sdk.extensions.sql.impl.BeamSqlEnv;
 import org.apache.beam.sdk.extensions.sql.impl.rel.BeamAggregationRel;
 import org.apache.beam.sdk.extensions.sql.impl.rel.BeamCalcRel;
 import org.apache.beam.sdk.extensions.sql.impl.rel.BeamIOSourceRel;
 import org.apache.beam.sdk.extensions.sql.impl.rel.BeamRelNode;
 import org.apache.beam.sdk.extensions.sql.impl.rel.BeamTableFunctionScanRel;
-import org.apache.beam.sdk.extensions.sql.impl.transform.agg.AggregationCombineFnAdapter;
 import org.apache.beam.sdk.extensions.sql.meta.provider.ReadOnlyTableProvider;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.schemas.Schema;
-import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.RelNode;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.core.Aggregate;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.rel.core.AggregateCall;
@@ -59,13 +55,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * between.
  */
 final class WindowedQueryPlanner {
-
-  private static final Set<String> AGGREGATES =
-      Set.of("COUNT", "SUM", "$SUM0", "MIN", "MAX", "AVG");
-
-  /** The aggregates whose value depends on the order records arrived in. */
-  private static final Set<String> ORDERED_AGGREGATES =
-      Set.of("FIRST_VALUE", "LAST_VALUE", "LISTAGG");
 
   /** What {@code sql} takes, for the end of each refusal. */
   static final String WHAT_SQL_TAKES =
@@ -204,7 +193,7 @@ final class WindowedQueryPlanner {
     List<Integer> argumentColumns = new ArrayList<>();
     List<Aggregation> aggregations = new ArrayList<>();
     for (AggregateCall call : aggregate.getAggCallList()) {
-      aggregations.add(aggregation(call, grouped, argumentColumns));
+      aggregations.add(AggregateCalls.of(call, grouped, argumentColumns));
     }
     RelDataType resultType = select != null ? select.getRowType() : aggregate.getRowType();
     List<String> resultNames = new ArrayList<>();
@@ -321,109 +310,6 @@ final class WindowedQueryPlanner {
 
   /** A column {@code column} of the output of step {@code step}; -1 when it is none. */
   record TraceAt(int step, int column) {}
-
-  private static Aggregation aggregation(
-      AggregateCall call, RelDataType grouped, List<Integer> argumentColumns)
-      throws InvalidQueryException {
-    String name = call.getAggregation().getName();
-    if (!AGGREGATES.contains(name) && !ORDERED_AGGREGATES.contains(name)) {
-      throw refused(
-          name
-              + " is not supported; an aggregate is COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE,"
-              + " LAST_VALUE or LISTAGG");
-    }
-    if (call.filterArg >= 0) {
-      throw refused(name + "(...) FILTER (WHERE ...) is not supported");
-    }
-    if (ORDERED_AGGREGATES.contains(name)) {
-      return ordered(name, call, grouped, argumentColumns);
-    }
-    ColumnType outputType = ColumnType.of(call.getType().getSqlTypeName());
-    if (outputType == null) {
-      throw refused(name + " of a " + call.getType().getFullTypeString() + " is not supported");
-    }
-    Schema.Field output = Schema.Field.of("value", outputType.aggregatedType()).withNullable(true);
-    CombineFn<Object, ?, Object> combineFn =
-        name.equals("AVG")
-            ? averageOf(outputType, call, output)
-            : beamSqlCombineFn(call, output, name);
-    if (call.isDistinct()) {
-      combineFn = distinct(combineFn);
-    }
-    if (call.getArgList().isEmpty()) {
-      return new Aggregation(name, combineFn, -1, null);
-    }
-    int column = call.getArgList().get(0);
-    ColumnType argumentType =
-        ColumnType.of(grouped.getFieldList().get(column).getType().getSqlTypeName());
-    if (argumentType == null) {
-      throw refused(
-          name + " of " + grouped.getFieldList().get(column).getName() + " is not supported");
-    }
-    argumentColumns.add(column);
-    return new Aggregation(name, combineFn, argumentColumns.size() - 1, argumentType);
-  }
-
-  /** {@code FIRST_VALUE}, {@code LAST_VALUE} or {@code LISTAGG}, in the order records arrived. */
-  @SuppressWarnings("unchecked")
-  private static Aggregation ordered(
-      String name, AggregateCall call, RelDataType grouped, List<Integer> argumentColumns)
-      throws InvalidQueryException {
-    if (call.isDistinct()) {
-      throw refused(name + "(DISTINCT ...) is not supported");
-    }
-    int column = call.getArgList().get(0);
-    ColumnType argumentType =
-        ColumnType.of(grouped.getFieldList().get(column).getType().getSqlTypeName());
-    if (argumentType == null) {
-      throw refused(
-          name + " of " + grouped.getFieldList().get(column).getName() + " is not supported");
-    }
-    argumentColumns.add(column);
-    int slot = argumentColumns.size() - 1;
-    int separatorSlot = -1;
-    if (call.getArgList().size() > 1) {
-      argumentColumns.add(call.getArgList().get(1));
-      separatorSlot = argumentColumns.size() - 1;
-    }
-    CombineFn<?, ?, ?> combineFn =
-        switch (name) {
-          case "FIRST_VALUE" -> OrderedValueFn.first();
-          case "LAST_VALUE" -> OrderedValueFn.last();
-          default -> new ListAggFn();
-        };
-    return new Aggregation(
-        name, (CombineFn<Object, ?, Object>) combineFn, slot, argumentType, separatorSlot, true);
-  }
-
-  /**
-   * {@code AVG}: tidemark's own of whole and floating-point numbers (Beam SQL's rounds to ten
-   * significant digits), Beam SQL's of a {@code DECIMAL}.
-   */
-  @SuppressWarnings("unchecked")
-  private static CombineFn<Object, ?, Object> averageOf(
-      ColumnType type, AggregateCall call, Schema.Field output) {
-    return switch (type) {
-      case BIGINT, INTEGER ->
-          (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) IntegerAverageFn.of(type);
-      case DOUBLE, FLOAT ->
-          (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) FloatingAverageFn.of(type);
-      default -> beamSqlCombineFn(call, output, "AVG");
-    };
-  }
-
-  @SuppressWarnings("unchecked")
-  private static CombineFn<Object, ?, Object> distinct(CombineFn<Object, ?, Object> combineFn) {
-    return (CombineFn<Object, ?, Object>) (CombineFn<?, ?, ?>) new DistinctFn(combineFn);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static CombineFn<Object, ?, Object> beamSqlCombineFn(
-      AggregateCall call, Schema.Field output, String name) {
-    // Beam SQL's aggregate of every value; DistinctFn gives it each distinct value once.
-    return (CombineFn<Object, ?, Object>)
-        AggregationCombineFnAdapter.createCombineFn(call.withDistinct(false), output, name);
-  }
 
   static InvalidQueryException refused(String what) {
     return InvalidQueryException.refused(what + "; " + WHAT_SQL_TAKES);
