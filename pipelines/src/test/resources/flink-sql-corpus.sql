@@ -153,6 +153,13 @@ SELECT DATE_FORMAT(TUMBLE_START(rowtime, INTERVAL '1' SECOND), 'HH:mm:ss') AS hm
   EXTRACT(SECOND FROM TUMBLE_START(rowtime, INTERVAL '1' SECOND)) AS s, i, COUNT(*) AS n
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
 
+-- runs: FROM_UNIXTIME and UNIX_TIMESTAMP, with and without a format
+SELECT i, FROM_UNIXTIME(MAX(t) / 1000) AS latest, FROM_UNIXTIME(MIN(t) / 1000, 'HH:mm:ss') AS first,
+  UNIX_TIMESTAMP(DATE_FORMAT(TUMBLE_START(rowtime, INTERVAL '1' SECOND), 'yyyy-MM-dd HH:mm:ss'))
+    AS start_seconds,
+  MAX(UNIX_TIMESTAMP(CAST(`day` AS STRING), 'yyyy-MM-dd')) AS day_seconds, COUNT(*) AS n
+FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
+
 -- runs, on Flink too: COUNT(DISTINCT ...)
 SELECT i, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, COUNT(DISTINCT `user`) AS users
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;
@@ -243,6 +250,6 @@ GROUP BY TUMBLE(a.rowtime, INTERVAL '1' SECOND), a.i;
 SELECT i, COUNT(*) AS n FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i
 ORDER BY n;
 
--- refused: FROM_UNIXTIME | FROM_UNIXTIME
-SELECT i, FROM_UNIXTIME(MAX(t) / 1000) AS latest FROM _source_table
+-- refused: a function sql does not know | NO_SUCH_FUNCTION
+SELECT i, NO_SUCH_FUNCTION(op) AS o, COUNT(*) AS n FROM _source_table
 GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i;

@@ -1,7 +1,9 @@
 package dev.tidemark.sql;
 
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
@@ -9,17 +11,30 @@ import java.time.temporal.ChronoField;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.linq4j.function.NonDeterministic;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Flink SQL's {@code TO_TIMESTAMP(text [, format])}: a {@code TIMESTAMP} without a time zone, read
- * from {@code text} in {@code format} ({@code yyyy-MM-dd HH:mm:ss} by default); null where Flink's
- * is, for a null argument or a text that is not a time of that form. Calcite's own {@code
- * TO_TIMESTAMP} is PostgreSQL's, with other patterns.
+ * Flink SQL's time functions that Calcite has not, or has with another meaning:
+ *
+ * <ul>
+ *   <li>{@code TO_TIMESTAMP(text [, format])}: a {@code TIMESTAMP} without a time zone, read from
+ *       {@code text} in {@code format} ({@code yyyy-MM-dd HH:mm:ss} by default); null for a null
+ *       argument or a text that is not a time of that form. Calcite's own is PostgreSQL's.
+ *   <li>{@code FROM_UNIXTIME(seconds [, format])}: the instant {@code seconds} after the epoch as
+ *       text in the session's time zone.
+ *   <li>{@code UNIX_TIMESTAMP(text [, format])}: the seconds since the epoch of {@code text}, a
+ *       local time in the session's time zone; {@code Long.MIN_VALUE} for a text that is not one,
+ *       as Flink's; and {@code UNIX_TIMESTAMP()}, the clock's.
+ * </ul>
+ *
+ * <p>A function has no session: {@link FlinkSyntax} writes the format and the zone as the last
+ * arguments of the last two, so the methods here take them.
  */
 public final class FlinkTimeFunctions {
 
-  private static final String DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
+  /** The format of a time's text when a function is given none. */
+  static final String DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
 
   /** Each format parsed once: a query reads every row with the same one. */
   private static final Map<String, DateTimeFormatter> FORMATS = new ConcurrentHashMap<>();
@@ -55,5 +70,36 @@ public final class FlinkTimeFunctions {
     } catch (DateTimeParseException | IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /** {@code FROM_UNIXTIME(seconds, format)} in {@code zone}, which {@link FlinkSyntax} writes. */
+  public static @Nullable String fromUnixtime(
+      @Nullable Long seconds, @Nullable String format, String zone) {
+    if (seconds == null || format == null) {
+      return null;
+    }
+    return Instant.ofEpochSecond(seconds)
+        .atZone(ZoneId.of(zone))
+        .format(FORMATS.computeIfAbsent(format, FlinkTimeFunctions::formatter));
+  }
+
+  /** {@code UNIX_TIMESTAMP(text, format)} in {@code zone}, which {@link FlinkSyntax} writes. */
+  public static @Nullable Long unixTimestamp(
+      @Nullable String text, @Nullable String format, String zone) {
+    if (text == null || format == null) {
+      return null;
+    }
+    try {
+      DateTimeFormatter formatter = FORMATS.computeIfAbsent(format, FlinkTimeFunctions::formatter);
+      return LocalDateTime.parse(text, formatter).atZone(ZoneId.of(zone)).toEpochSecond();
+    } catch (DateTimeParseException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
+  /** {@code UNIX_TIMESTAMP()}: the clock's seconds since the epoch. */
+  @NonDeterministic
+  public static Long unixTimestampNow() {
+    return System.currentTimeMillis() / 1000;
   }
 }

@@ -96,6 +96,7 @@ final class PlanningErrors {
               + function.group(2).replaceAll("[<>]", "").toLowerCase(java.util.Locale.ROOT)
               + "); sql takes Calcite's standard functions and Flink's DATE_FORMAT, CONCAT,"
               + " CONCAT_WS, IF, IFNULL, SPLIT_INDEX, REGEXP_EXTRACT, REGEXP_REPLACE, TO_TIMESTAMP,"
+              + " FROM_UNIXTIME, UNIX_TIMESTAMP,"
               + " LPAD, RPAD, LEFT, RIGHT, REPEAT, REVERSE, GREATEST, LEAST, MD5, SHA1, TO_BASE64"
               + " and FROM_BASE64",
           place[0],

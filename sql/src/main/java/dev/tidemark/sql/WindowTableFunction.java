@@ -12,8 +12,8 @@ import org.joda.time.Duration;
 /**
  * A window table function below the grouping, as Beam SQL planned it: {@code TUMBLE(TABLE t,
  * DESCRIPTOR(rowtime), size)} or {@code HOP(TABLE t, DESCRIPTOR(rowtime), slide, size)}, each of
- * which may stand for Flink's {@code SESSION} or {@code CUMULATE} ({@link FlinkWindowSyntax}): its
- * name as the user wrote it, its time column and windows, and the columns {@code window_start} and
+ * which may stand for Flink's {@code SESSION} or {@code CUMULATE} ({@link FlinkSyntax}): its name
+ * as the user wrote it, its time column and windows, and the columns {@code window_start} and
  * {@code window_end} it adds after its input's.
  */
 record WindowTableFunction(
@@ -22,7 +22,7 @@ record WindowTableFunction(
   /**
    * The function {@code scan} calls, as the step {@code step} of the grouping's input, whose input
    * is {@code inputWidth} columns wide; {@code writtenFrom} is what it stands for when {@link
-   * FlinkWindowSyntax} wrote it, null otherwise.
+   * FlinkSyntax} wrote it, null otherwise.
    */
   static WindowTableFunction of(
       BeamTableFunctionScanRel scan, int step, int inputWidth, @Nullable String writtenFrom)

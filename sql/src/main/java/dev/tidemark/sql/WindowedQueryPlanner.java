@@ -45,10 +45,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * DISTINCT} too, {@code FIRST_VALUE}, {@code LAST_VALUE} and {@code LISTAGG}, {@code TUMBLE_START},
  * {@code TUMBLE_END}, {@code HOP_START}, {@code HOP_END}, {@code SESSION_START}, {@code
  * SESSION_END}, and Flink's functions ({@link FlinkFunctionsPlanner}, {@link FlinkStringFunctions},
- * {@link FlinkTimeFunctions}, {@link DateFormatFunction}). {@link FlinkWindowSyntax} writes the
- * sessions and cumulating windows as windows Beam's planner takes. A row is in every {@code HOP} or
- * {@code CUMULATE} window that holds its {@code rowtime}, and its session is known only once rows
- * are grouped, so below the grouping such a table function's {@code window_start} and {@code
+ * {@link FlinkTimeFunctions}, {@link DateFormatFunction}). {@link FlinkSyntax} writes the sessions
+ * and cumulating windows as windows Beam's planner takes. A row is in every {@code HOP} or {@code
+ * CUMULATE} window that holds its {@code rowtime}, and its session is known only once rows are
+ * grouped, so below the grouping such a table function's {@code window_start} and {@code
  * window_end} may only be grouped by. The plan it takes apart is Beam's: a projection and filter
  * ({@link BeamCalcRel}) above and below one {@link BeamAggregationRel}, over the table ({@link
  * BeamIOSourceRel}), with at most one window table function ({@link BeamTableFunctionScanRel})
@@ -71,7 +71,7 @@ final class WindowedQueryPlanner {
 
   private final List<Trace> traces = new ArrayList<>();
 
-  /** What the planned window table function stands for, if {@link FlinkWindowSyntax} wrote it. */
+  /** What the planned window table function stands for, if {@link FlinkSyntax} wrote it. */
   private final @Nullable String writtenWindow;
 
   private WindowedQueryPlanner(SqlTable table, @Nullable String writtenWindow) {
@@ -91,7 +91,7 @@ final class WindowedQueryPlanner {
               + shadowed
               + "`");
     }
-    WrittenQuery written = FlinkWindowSyntax.of(query);
+    WrittenQuery written = FlinkSyntax.of(query, table.timeZone().zone());
     BeamRelNode root = PlanningErrors.planned(environment(table), written, table);
     return new WindowedQueryPlanner(table, written.windowFunction()).takeApart(root);
   }
@@ -101,6 +101,9 @@ final class WindowedQueryPlanner {
             new ReadOnlyTableProvider("tidemark", Map.of(table.name(), table.plannerTable())))
         .setQueryPlannerClassName(FlinkFunctionsPlanner.class.getName())
         .addUdf("DATE_FORMAT", DateFormatFunction.class, "eval")
+        .addUdf("FROM_UNIXTIME", FlinkTimeFunctions.class, "fromUnixtime")
+        .addUdf("UNIX_TIMESTAMP", FlinkTimeFunctions.class, "unixTimestamp")
+        .addUdf("UNIX_TIMESTAMP", FlinkTimeFunctions.class, "unixTimestampNow")
         .addUdf("TO_TIMESTAMP", FlinkTimeFunctions.class, "toTimestamp")
         .addUdf("TO_TIMESTAMP", FlinkTimeFunctions.class, "toTimestampIn")
         .addUdf("SPLIT_INDEX", FlinkStringFunctions.class, "splitIndex")

@@ -6,8 +6,8 @@ import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A query as Beam SQL's planner takes it, written from the user's by {@link FlinkWindowSyntax}, and
- * the way back: where a place in the written text is in the query as the user typed it, so that an
+ * A query as Beam SQL's planner takes it, written from the user's by {@link FlinkSyntax}, and the
+ * way back: where a place in the written text is in the query as the user typed it, so that an
  * error names the user's line and column.
  *
  * @param query the query's text, written where it had to be

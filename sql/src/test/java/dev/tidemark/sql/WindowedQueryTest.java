@@ -415,6 +415,36 @@ class WindowedQueryTest {
   }
 
   /**
+   * Flink's {@code FROM_UNIXTIME} writes an instant, and {@code UNIX_TIMESTAMP} reads a local time,
+   * in the session's time zone, as {@code DATE_FORMAT} does; one the text is not, {@code
+   * UNIX_TIMESTAMP} gives {@code Long.MIN_VALUE} for, as Flink's does.
+   */
+  @Test
+  void flinksUnixTimeFunctionsAreInTheSessionsTimeZone() throws Exception {
+    ZoneId shanghai = ZoneId.of("Asia/Shanghai");
+    WindowedQuery query =
+        WindowedQuery.plan(
+            SqlTable.of("events", "t BIGINT, seen STRING, i STRING", "t").withTimeZone(shanghai),
+            "SELECT i, FROM_UNIXTIME(MAX(t) / 1000) AS latest,"
+                + " FROM_UNIXTIME(MIN(t) / 1000, 'HH:mm') AS first_minute,"
+                + " MAX(UNIX_TIMESTAMP(seen)) AS seen_seconds,"
+                + " MIN(UNIX_TIMESTAMP(seen, 'dd/MM/yyyy')) AS unreadable"
+                + " FROM events GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), i");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
+    Event a = format.parse("1700000001000,2023-11-15 06:13:21,idx");
+
+    Object[] row = query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a)));
+    java.time.ZonedDateTime local = java.time.Instant.ofEpochSecond(1700000001L).atZone(shanghai);
+    assertThat(
+        row[1],
+        equalTo(local.format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"))));
+    assertThat(
+        row[2], equalTo(local.format(java.time.format.DateTimeFormatter.ofPattern("HH:mm"))));
+    assertThat(row[3], equalTo(1700000001L));
+    assertThat(row[4], equalTo(Long.MIN_VALUE));
+  }
+
+  /**
    * A window that does not divide the zone's offset from UTC would start at another local time than
    * Flink SQL's (Kolkata is 5:30 ahead: an hour's window would start at half past): refused, and
    * the windows that do divide it run.

@@ -1,5 +1,6 @@
 package dev.tidemark.sql;
 
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,10 +24,13 @@ import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.util.SqlBas
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Flink SQL 1.19's windows that Beam SQL's planner does not plan, written as ones it does, before
- * it plans the query:
+ * Flink SQL 1.19's windows and time functions that Beam SQL's planner does not plan, written as
+ * ones it does, before it plans the query:
  *
  * <ul>
+ *   <li>{@code FROM_UNIXTIME(seconds [, format])} and {@code UNIX_TIMESTAMP(text [, format])},
+ *       whose text is in the session's time zone: the format, by default {@code yyyy-MM-dd
+ *       HH:mm:ss}, and the zone are written as their last arguments ({@link FlinkTimeFunctions}).
  *   <li>{@code TABLE(CUMULATE(TABLE t, DESCRIPTOR(rowtime), step, size))}: Calcite has no {@code
  *       CUMULATE}; it is planned as {@code HOP(..., step, size)}, whose slide is the step.
  *   <li>{@code TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(rowtime), gap))}: Beam's planner
@@ -44,14 +48,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * to the user's ({@link WrittenQuery#placeInQuery}). The rest of the text is the user's, byte for
  * byte: the parser is Calcite's, the splicing by the places it gives is written here.
  */
-final class FlinkWindowSyntax {
+final class FlinkSyntax {
 
   private final String query;
   private final int[] lineStarts;
   private final List<WrittenQuery.Splice> splices = new ArrayList<>();
   private @Nullable String windowFunction;
 
-  private FlinkWindowSyntax(String query) {
+  private FlinkSyntax(String query) {
     this.query = query;
     List<Integer> starts = new ArrayList<>(List.of(0));
     for (int at = 0; at < query.length(); at++) {
@@ -66,7 +70,7 @@ final class FlinkWindowSyntax {
    * {@code query} as Beam SQL's planner takes it. A query Calcite's parser cannot read is returned
    * as it is, for the planner to say where its syntax error is.
    */
-  static WrittenQuery of(String query) throws InvalidQueryException {
+  static WrittenQuery of(String query, ZoneId zone) throws InvalidQueryException {
     SqlNode parsed;
     try {
       parsed = SqlParser.create(query, parserConfig()).parseQuery();
@@ -74,11 +78,33 @@ final class FlinkWindowSyntax {
       return WrittenQuery.asTyped(query);
     }
     Refusals.refuseOverWindows(parsed);
-    FlinkWindowSyntax syntax = new FlinkWindowSyntax(query);
+    FlinkSyntax syntax = new FlinkSyntax(query);
     for (SqlSelect select : selects(parsed)) {
       syntax.rewrite(select);
     }
+    syntax.zonedTimeFunctions(parsed, zone);
     return syntax.written();
+  }
+
+  /**
+   * Writes the format and the zone as the last arguments of each {@code FROM_UNIXTIME} and {@code
+   * UNIX_TIMESTAMP} of text, the zone as SQL's string literal.
+   */
+  private void zonedTimeFunctions(SqlNode parsed, ZoneId zone) {
+    eachCall(
+        parsed,
+        call -> {
+          String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+          int arguments = call.operandCount();
+          if ((name.equals("FROM_UNIXTIME") || name.equals("UNIX_TIMESTAMP"))
+              && arguments >= 1
+              && arguments <= 2) {
+            int end = endOf(call.operand(arguments - 1));
+            String format = arguments == 1 ? ", '" + FlinkTimeFunctions.DEFAULT_FORMAT + "'" : "";
+            splices.add(new WrittenQuery.Splice(end, end, format + ", '" + zone.getId() + "'"));
+          }
+          return true;
+        });
   }
 
   /** Beam SQL's reading of a query: back-quoted names, kept as written. */
