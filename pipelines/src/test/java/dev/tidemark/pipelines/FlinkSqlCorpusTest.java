@@ -15,12 +15,8 @@ import dev.tidemark.transforms.testing.SuiteOrder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +29,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -158,19 +152,8 @@ class FlinkSqlCorpusTest {
     String run = file(name + "-" + runner);
     Outputs.Run tidemark = tidemark(query, run, runner);
 
-    List<String> rows = finalRows(directory.resolve(run + "-results.json"));
-    List<String> flinkRows = flinkSqlAnswers.get(query).get();
-    List<String> onlyTidemark = new ArrayList<>(rows);
-    flinkRows.forEach(onlyTidemark::remove);
-    List<String> onlyFlinkSql = new ArrayList<>(flinkRows);
-    rows.forEach(onlyFlinkSql::remove);
-    assertThat(
-        "rows only tidemark gives: "
-            + onlyTidemark
-            + "; rows only Flink SQL gives: "
-            + onlyFlinkSql,
-        rows,
-        equalTo(flinkRows));
+    List<String> rows = EngineRows.ofTidemark(exactly(directory.resolve(run + "-results.json")));
+    EngineRows.assertSame(rows, flinkSqlAnswers.get(query).get());
     assertThat(rows.size(), greaterThan(3));
     assertThat(tidemark.dead().size(), equalTo(0));
     assertThat(tidemark.late().size(), equalTo(0));
@@ -329,54 +312,17 @@ class FlinkSqlCorpusTest {
     return Outputs.run(directory, run, args.toArray(new String[0]));
   }
 
-  /** The final rows of a results file, each as its columns' texts joined by {@code |}, sorted. */
-  private static List<String> finalRows(Path results) throws IOException {
-    List<String> rows = new ArrayList<>();
+  /** The lines of a results file, their numbers read exactly: a DECIMAL's scale stays. */
+  private static List<JsonNode> exactly(Path results) throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
     for (String line : Files.readAllLines(results)) {
-      JsonNode row = EXACT_NUMBERS.readTree(line);
-      if (!row.get("final").asBoolean()) {
-        continue;
-      }
-      List<String> columns = new ArrayList<>();
-      row.fieldNames()
-          .forEachRemaining(
-              field -> {
-                if (!List.of("timing", "pane", "final").contains(field)) {
-                  columns.add(row.get(field).asText());
-                }
-              });
-      rows.add(String.join("|", columns));
+      lines.add(EXACT_NUMBERS.readTree(line));
     }
-    Collections.sort(rows);
-    return rows;
+    return lines;
   }
 
-  /** What Flink SQL gives for {@code query} over the records, as {@link #finalRows}. */
+  /** What Flink SQL gives for {@code query} over the records, as {@link EngineRows} writes them. */
   private static List<String> flinkSqlRows(String query) throws Exception {
-    List<String> rows = new ArrayList<>();
-    try (CloseableIterator<Row> results = flinkSql.executeSql(query).collect()) {
-      while (results.hasNext()) {
-        Row row = results.next();
-        List<String> columns = new ArrayList<>();
-        for (int c = 0; c < row.getArity(); c++) {
-          columns.add(text(row.getField(c)));
-        }
-        rows.add(String.join("|", columns));
-      }
-    }
-    Collections.sort(rows);
-    return rows;
-  }
-
-  /** A Flink SQL value as tidemark writes it: a time as Flink casts it to text, in UTC. */
-  private static String text(Object value) {
-    DateTimeFormatter time = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
-    if (value instanceof LocalDateTime local) {
-      return local.format(time);
-    }
-    if (value instanceof Instant instant) {
-      return time.withZone(ZoneOffset.UTC).format(instant);
-    }
-    return String.valueOf(value);
+    return EngineRows.ofFlinkSql(flinkSql.executeSql(query));
   }
 }

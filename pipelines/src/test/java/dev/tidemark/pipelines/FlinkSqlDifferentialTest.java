@@ -9,11 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -25,7 +22,6 @@ import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,7 +132,8 @@ class FlinkSqlDifferentialTest {
     List<String> records = records();
     Outputs.Run tidemark = tidemark(records, query, zone, name + "-late");
 
-    assertSameRows(finalRows(tidemark.results()), flinkSqlRows(records, query, zone));
+    EngineRows.assertSame(
+        EngineRows.ofTidemark(tidemark.results()), flinkSqlRows(records, query, zone));
     assertThat(tidemark.late().size(), not(equalTo(0)));
     if (name.startsWith("HOP") || name.startsWith("CUMULATE")) {
       // Records around the bound missed a row's older windows and are in its newer ones, on both.
@@ -149,21 +146,6 @@ class FlinkSqlDifferentialTest {
       }
       assertThat(counted + tidemark.late().size(), equalTo((long) records.size()));
     }
-  }
-
-  /** The same rows from both engines, or a failure that names the rows only one of them has. */
-  private static void assertSameRows(List<String> tidemark, List<String> flinkSql) {
-    List<String> onlyTidemark = new ArrayList<>(tidemark);
-    flinkSql.forEach(onlyTidemark::remove);
-    List<String> onlyFlinkSql = new ArrayList<>(flinkSql);
-    tidemark.forEach(onlyFlinkSql::remove);
-    assertThat(
-        "rows only tidemark gives: "
-            + onlyTidemark
-            + "; rows only Flink SQL gives: "
-            + onlyFlinkSql,
-        tidemark,
-        equalTo(flinkSql));
   }
 
   /**
@@ -215,30 +197,9 @@ class FlinkSqlDifferentialTest {
         "--runner=DirectRunner");
   }
 
-  /** The final rows, each as its columns' texts joined by {@code |}, sorted. */
-  private static List<String> finalRows(List<JsonNode> results) {
-    List<String> rows = new ArrayList<>();
-    for (JsonNode row : results) {
-      if (!row.get("final").asBoolean()) {
-        continue;
-      }
-      List<String> columns = new ArrayList<>();
-      row.fieldNames()
-          .forEachRemaining(
-              field -> {
-                if (!List.of("timing", "pane", "final").contains(field)) {
-                  columns.add(row.get(field).asText());
-                }
-              });
-      rows.add(String.join("|", columns));
-    }
-    Collections.sort(rows);
-    return rows;
-  }
-
   /**
    * What Flink SQL gives for {@code query} over {@code records} with {@code zone} its local time
-   * zone, as {@link #finalRows}.
+   * zone, as {@link EngineRows} writes them.
    */
   private static List<String> flinkSqlRows(List<String> records, String query, String zone)
       throws Exception {
@@ -277,28 +238,10 @@ class FlinkSqlDifferentialTest {
                 .watermark("rowtime", "rowtime - INTERVAL '2' SECOND")
                 .build());
     flinkSql.createTemporaryView("_source_table", table);
-    List<String> rows = new ArrayList<>();
-    try (CloseableIterator<Row> results = flinkSql.executeSql(query).collect()) {
-      while (results.hasNext()) {
-        Row row = results.next();
-        List<String> columns = new ArrayList<>();
-        for (int c = 0; c < row.getArity(); c++) {
-          columns.add(text(row.getField(c)));
-        }
-        rows.add(String.join("|", columns));
-      }
+    try {
+      return EngineRows.ofFlinkSql(flinkSql.executeSql(query));
     } finally {
       flinkSql.dropTemporaryView("_source_table");
     }
-    Collections.sort(rows);
-    return rows;
-  }
-
-  /** A Flink SQL value as tidemark writes it: a {@code TIMESTAMP} as Flink casts it to text. */
-  private static String text(Object value) {
-    if (value instanceof LocalDateTime time) {
-      return time.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
-    }
-    return String.valueOf(value);
   }
 }

@@ -63,14 +63,20 @@ final class AggregateCalls {
       return new Aggregation(name, combineFn, -1, null);
     }
     int column = call.getArgList().get(0);
-    ColumnType argumentType =
-        ColumnType.of(grouped.getFieldList().get(column).getType().getSqlTypeName());
-    if (argumentType == null) {
+    ColumnType argumentType = argumentType(name, grouped, column);
+    argumentColumns.add(column);
+    return new Aggregation(name, combineFn, argumentColumns.size() - 1, argumentType);
+  }
+
+  /** The type of column {@code column} of {@code grouped}, which {@code name} aggregates. */
+  private static ColumnType argumentType(String name, RelDataType grouped, int column)
+      throws InvalidQueryException {
+    ColumnType type = ColumnType.of(grouped.getFieldList().get(column).getType().getSqlTypeName());
+    if (type == null) {
       throw WindowedQueryPlanner.refused(
           name + " of " + grouped.getFieldList().get(column).getName() + " is not supported");
     }
-    argumentColumns.add(column);
-    return new Aggregation(name, combineFn, argumentColumns.size() - 1, argumentType);
+    return type;
   }
 
   /** {@code FIRST_VALUE}, {@code LAST_VALUE} or {@code LISTAGG}, in the order records arrived. */
@@ -82,12 +88,7 @@ final class AggregateCalls {
       throw WindowedQueryPlanner.refused(name + "(DISTINCT ...) is not supported");
     }
     int column = call.getArgList().get(0);
-    ColumnType argumentType =
-        ColumnType.of(grouped.getFieldList().get(column).getType().getSqlTypeName());
-    if (argumentType == null) {
-      throw WindowedQueryPlanner.refused(
-          name + " of " + grouped.getFieldList().get(column).getName() + " is not supported");
-    }
+    ColumnType argumentType = argumentType(name, grouped, column);
     argumentColumns.add(column);
     int slot = argumentColumns.size() - 1;
     int separatorSlot = -1;
