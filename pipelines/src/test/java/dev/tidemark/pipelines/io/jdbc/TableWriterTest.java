@@ -81,6 +81,33 @@ class TableWriterTest {
         equalTo(List.of("abc|1", "xyz|3")));
   }
 
+  /**
+   * A SQL group key that is {@code NULL} cannot be in a primary key: the row comes back with
+   * PostgreSQL's reason, for the dead letters, and the batch's other rows are written.
+   */
+  @Test
+  void aRowWhoseGroupKeyIsNullIsGivenBackWithTheReason(PostgresServer server) throws Exception {
+    server.execute(dialect.createTable("null_keys", SESSIONS));
+    TableWriter writer = new TableWriter(dialect, "null_keys");
+    Map<@Nullable Object[], String> refused;
+    try (Connection connection = server.connect()) {
+      RowBatch batch = new RowBatch(SESSIONS);
+      batch.add(session("a", 0, 1000, 1, 0, true), false);
+      batch.add(
+          RowValues.of(
+              SESSIONS,
+              "{\"key\":null,\"count\":2,\"windowStart\":0,\"windowEnd\":1000,"
+                  + "\"timing\":\"ON_TIME\",\"pane\":0,\"final\":true}",
+              null),
+          false);
+      refused = writer.write(connection, batch);
+    }
+    assertThat(refused.size(), equalTo(1));
+    assertThat(refused.keySet().iterator().next()[0], equalTo(null));
+    assertThat(refused.values().iterator().next(), containsString("null value in column \"key\""));
+    assertThat(server.rows("SELECT key, count FROM null_keys"), equalTo(List.of("a|1")));
+  }
+
   @Test
   void aRecordIsWrittenOncePerOriginAndOneWithoutAnOriginEachTime(PostgresServer server)
       throws Exception {
