@@ -47,21 +47,45 @@ final class FlinkCreateTable {
   private static final String EVENT_TIME_COLUMNS =
       "TO_TIMESTAMP_LTZ(column, 3), TO_TIMESTAMP_LTZ(column, 0) or TO_TIMESTAMP(column [, format])";
 
-  final String name;
-  final List<DeclaredColumn> columns = new ArrayList<>();
-  final Map<String, String> options = new LinkedHashMap<>();
-
-  /** The column of {@code WATERMARK FOR}, its event time; null when there is no watermark. */
-  @Nullable String timeAttribute;
-
-  /** How the event time is read, when it is computed from a record column. */
-  @Nullable EventTimeColumn computedTime;
-
-  /** How far the watermark lags the event time; null when there is no watermark. */
-  @Nullable Duration watermarkDelay;
+  private final String name;
+  private final List<DeclaredColumn> columns = new ArrayList<>();
+  private final Map<String, String> options = new LinkedHashMap<>();
+  private @Nullable String timeAttribute;
+  private @Nullable EventTimeColumn computedTime;
+  private @Nullable Duration watermarkDelay;
 
   private FlinkCreateTable(String name) {
     this.name = name;
+  }
+
+  /** The table's name, the last part of a qualified one. */
+  String name() {
+    return name;
+  }
+
+  /** The record's columns, in their order. */
+  List<DeclaredColumn> columns() {
+    return columns;
+  }
+
+  /** The {@code WITH} options, in their order. */
+  Map<String, String> options() {
+    return options;
+  }
+
+  /** The column of {@code WATERMARK FOR}, its event time; null when there is no watermark. */
+  @Nullable String timeAttribute() {
+    return timeAttribute;
+  }
+
+  /** How the event time is read, when it is a computed column; null otherwise. */
+  @Nullable EventTimeColumn computedTime() {
+    return computedTime;
+  }
+
+  /** How far the watermark lags the event time; null when there is no watermark. */
+  @Nullable Duration watermarkDelay() {
+    return watermarkDelay;
   }
 
   /**

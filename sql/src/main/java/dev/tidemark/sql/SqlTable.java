@@ -79,7 +79,7 @@ public final class SqlTable implements Serializable {
   public static SqlTable of(String name, String schema, String eventTime)
       throws InvalidQueryException {
     FlinkCreateTable declared = FlinkCreateTable.columnList(schema);
-    for (DeclaredColumn column : declared.columns) {
+    for (DeclaredColumn column : declared.columns()) {
       if (column.name().equalsIgnoreCase(ROWTIME)) {
         throw InvalidQueryException.refused(
             "column 'rowtime' is the event time the query reads from the event-time column;"
@@ -93,9 +93,9 @@ public final class SqlTable implements Serializable {
           0,
           0,
           eventTime,
-          declared.columns.stream().map(DeclaredColumn::name).toList());
+          declared.columns().stream().map(DeclaredColumn::name).toList());
     }
-    ColumnType timeType = declared.columns.get(eventTimeColumn).type();
+    ColumnType timeType = declared.columns().get(eventTimeColumn).type();
     if (timeType != ColumnType.BIGINT && timeType != ColumnType.TIMESTAMP) {
       throw InvalidQueryException.refused(
           "the event-time column '"
@@ -106,7 +106,7 @@ public final class SqlTable implements Serializable {
     }
     return new SqlTable(
         name,
-        declared.columns,
+        declared.columns(),
         new EventTimeColumn(eventTimeColumn, eventTime, EventTimeColumn.Reading.TIMESTAMP, null),
         ROWTIME,
         false,
@@ -122,18 +122,18 @@ public final class SqlTable implements Serializable {
    */
   public static TableDefinition ofDdl(String ddl) throws InvalidQueryException {
     FlinkCreateTable create = FlinkCreateTable.parse(ddl);
-    String time = create.timeAttribute;
-    if (time == null || create.watermarkDelay == null) {
+    String time = create.timeAttribute();
+    if (time == null || create.watermarkDelay() == null) {
       throw InvalidQueryException.refused(
           "the table has no WATERMARK, so no event time: add one, such as WATERMARK FOR rowtime"
               + " AS rowtime - INTERVAL '2' SECOND, for a TIMESTAMP column or for rowtime AS"
               + " TO_TIMESTAMP_LTZ(epoch_millis_column, 3)");
     }
-    EventTimeColumn eventTime = create.computedTime;
+    EventTimeColumn eventTime = create.computedTime();
     boolean timeColumnIsRowtime = eventTime == null;
     if (eventTime == null) {
       int column = create.columnIndex(time);
-      if (column < 0 || create.columns.get(column).type() != ColumnType.TIMESTAMP) {
+      if (column < 0 || create.columns().get(column).type() != ColumnType.TIMESTAMP) {
         throw InvalidQueryException.refused(
             "WATERMARK FOR "
                 + time
@@ -146,8 +146,13 @@ public final class SqlTable implements Serializable {
     }
     SqlTable table =
         new SqlTable(
-            create.name, create.columns, eventTime, time, timeColumnIsRowtime, SessionTimeZone.UTC);
-    return new TableDefinition(table, create.watermarkDelay, create.options);
+            create.name(),
+            create.columns(),
+            eventTime,
+            time,
+            timeColumnIsRowtime,
+            SessionTimeZone.UTC);
+    return new TableDefinition(table, create.watermarkDelay(), create.options());
   }
 
   /**
