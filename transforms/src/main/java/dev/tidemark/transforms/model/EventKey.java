@@ -85,6 +85,16 @@ public final class EventKey implements Serializable {
     return parts[index];
   }
 
+  /** Whether a part is null: a SQL group key's {@code NULL}. */
+  private boolean hasNullPart() {
+    for (String part : parts) {
+      if (part == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The parts, in order. */
   public List<String> parts() {
     return Collections.unmodifiableList(Arrays.asList(parts));
@@ -146,7 +156,7 @@ public final class EventKey implements Serializable {
 
     @Override
     public void encode(EventKey key, OutputStream out) throws IOException {
-      boolean nulls = Arrays.asList(key.parts).contains(null);
+      boolean nulls = key.hasNullPart();
       VarIntCoder.of().encode(nulls ? -key.parts.length : key.parts.length, out);
       for (String part : key.parts) {
         if (nulls) {

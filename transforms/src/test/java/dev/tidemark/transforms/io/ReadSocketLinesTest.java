@@ -124,14 +124,7 @@ class ReadSocketLinesTest {
   void startsBeforeTheServerListensAndEndsWhenTheServerCloses(String runner) throws Exception {
     int port = LineServer.freePort();
     Collected windows = new Collected();
-    Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 1));
-    pipeline
-        .apply("ReadLines", readS1Lines(port, Duration.standardMinutes(10)))
-        .apply("Text", texts())
-        .apply("CountPerWindow", WindowCounts.of(WINDOW))
-        .apply(windows.sink());
-
-    PipelineResult running = pipeline.run();
+    PipelineResult running = countWindowsOfLines(runner, port, windows);
     try {
       // (1) Nothing listens on the port for a while: the job keeps running and retrying.
       Thread.sleep(2_000);
@@ -173,13 +166,7 @@ class ReadSocketLinesTest {
   void aBurstPastTheRunnersBoundOnACallIsReadWhole(String runner) throws Exception {
     int port = LineServer.freePort();
     Collected windows = new Collected();
-    Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 1));
-    pipeline
-        .apply("ReadLines", readS1Lines(port, Duration.standardMinutes(10)))
-        .apply("Text", texts())
-        .apply("CountPerWindow", WindowCounts.of(WINDOW))
-        .apply(windows.sink());
-    PipelineResult running = pipeline.run();
+    PipelineResult running = countWindowsOfLines(runner, port, windows);
     try {
       server = new LineServer(port);
       server.awaitClient(60, TimeUnit.SECONDS);
@@ -210,5 +197,16 @@ class ReadSocketLinesTest {
         .withMaxOutOfOrderness(OUT_OF_ORDERNESS)
         .withIdleTimeout(idleTimeout)
         .endWhenClosed();
+  }
+
+  /** Runs, on {@code runner}, a count per window of S1's lines read from {@code port}. */
+  private static PipelineResult countWindowsOfLines(String runner, int port, Collected windows) {
+    Pipeline pipeline = Pipeline.create(Runners.streaming(runner, 1));
+    pipeline
+        .apply("ReadLines", readS1Lines(port, Duration.standardMinutes(10)))
+        .apply("Text", texts())
+        .apply("CountPerWindow", WindowCounts.of(WINDOW))
+        .apply(windows.sink());
+    return pipeline.run();
   }
 }
