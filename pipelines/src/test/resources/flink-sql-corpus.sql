@@ -221,19 +221,75 @@ SELECT op, TUMBLE_START(rowtime, INTERVAL '1' SECOND) AS ws, LISTAGG(`user`) AS 
   LISTAGG(i, ';') AS indices
 FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), op;
 
--- refused: window Top-N | ROW_NUMBER
+-- runs, on Flink too: window Top-N over a TUMBLE aggregate
 SELECT * FROM (
-  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY n DESC) AS rownum
-  FROM (SELECT window_start, window_end, i, COUNT(*) AS n
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY n DESC, op) AS rownum
+  FROM (SELECT window_start, window_end, op, COUNT(*) AS n
         FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND))
-        GROUP BY window_start, window_end, i))
+        GROUP BY window_start, window_end, op))
 WHERE rownum <= 2;
 
--- refused: window deduplication | ROW_NUMBER
+-- runs: window Top-N over a HOP aggregate, per partition, with HAVING
+SELECT * FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, i ORDER BY s DESC) AS rownum
+  FROM (SELECT window_start, window_end, i, `user`, SUM(v) AS s
+        FROM TABLE(HOP(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND,
+          INTERVAL '2' SECOND))
+        GROUP BY window_start, window_end, i, `user` HAVING COUNT(*) > 1))
+WHERE rownum <= 3;
+
+-- runs: window Top-N over a CUMULATE aggregate, some of its columns, rownum < N
+SELECT window_end, `user`, cnt, rownum FROM (
+  SELECT window_start, window_end, `user`, cnt,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY cnt DESC, `user` NULLS LAST)
+      AS rownum
+  FROM (SELECT window_start, window_end, `user`, COUNT(*) AS cnt
+        FROM TABLE(CUMULATE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND,
+          INTERVAL '2' SECOND))
+        GROUP BY window_start, window_end, `user`))
+WHERE rownum < 4;
+
+-- runs: window Top-N over a window table function's rows, NULLs last
+SELECT * FROM (
+  SELECT t, i, v, price, window_start, window_end,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY v DESC) AS rownum
+  FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)))
+WHERE rownum <= 3;
+
+-- runs: window Top-N over HOP's rows, per partition, with WHERE and an expression
+SELECT * FROM (
+  SELECT op, CONCAT(i, '/', `user`) AS who, price * 2 AS twice, window_end,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end, op ORDER BY price ASC NULLS LAST, t)
+      AS rownum
+  FROM TABLE(HOP(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND,
+    INTERVAL '2' SECOND))
+  WHERE v > 100)
+WHERE rownum <= 2;
+
+-- runs, on Flink too: window deduplication, the first row per key
 SELECT * FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, i ORDER BY rowtime) AS rownum
   FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)))
 WHERE rownum = 1;
+
+-- runs: window deduplication, the last row per key
+SELECT * FROM (
+  SELECT t, i, op, v, window_start, window_end,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end, op ORDER BY rowtime DESC) AS rownum
+  FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)))
+WHERE rownum <= 1;
+
+-- refused: window Top-N over sessions | SESSION
+SELECT * FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY n DESC) AS rownum
+  FROM (SELECT window_start, window_end, `user`, COUNT(*) AS n
+        FROM TABLE(SESSION(TABLE _source_table PARTITION BY `user`, DESCRIPTOR(rowtime),
+          INTERVAL '0.305' SECOND))
+        GROUP BY window_start, window_end, `user`))
+WHERE rownum <= 2;
+
+-- refused: ROW_NUMBER outside a window Top-N | ROW_NUMBER
+SELECT i, ROW_NUMBER() OVER (PARTITION BY i ORDER BY rowtime) AS n FROM _source_table;
 
 -- refused: an OVER aggregation | OVER
 SELECT i, COUNT(*) OVER (PARTITION BY i ORDER BY rowtime) AS n FROM _source_table;

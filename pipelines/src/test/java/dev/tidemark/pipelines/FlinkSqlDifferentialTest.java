@@ -41,9 +41,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * open sessions it touches. The records' times end in 5 ms and the windows' bounds are whole
  * seconds, and the session gap is 1.005 s, so that no watermark is ever 1 ms before a window's end:
  * there Flink closes a window (its last millisecond is reached) and tidemark, as Beam does, 1 ms
- * later (the watermark reaches its end). Three of the queries run in a time zone other than UTC,
+ * later (the watermark reaches its end). Four of the queries run in a time zone other than UTC,
  * Flink SQL's {@code table.local-time-zone} and tidemark's {@code --timeZone}: the windows' bounds
- * and a {@code TIMESTAMP} literal in {@code WHERE} are local times there.
+ * and a {@code TIMESTAMP} literal in {@code WHERE} are local times there. A window Top-N and a
+ * window deduplication rank the same on-time rows as Flink SQL does.
  */
 @Order(SuiteOrder.LONG)
 class FlinkSqlDifferentialTest {
@@ -122,6 +123,20 @@ class FlinkSqlDifferentialTest {
             "SELECT window_start, window_end, u, COUNT(*) AS n, SUM(v) AS s FROM TABLE(SESSION("
                 + "TABLE _source_table PARTITION BY u, DESCRIPTOR(rowtime), INTERVAL '1.005' SECOND))"
                 + " WHERE op <> 'kafka_sink' GROUP BY window_start, window_end, u",
+            "Asia/Shanghai"),
+        Arguments.of(
+            "window Top-N over an aggregate",
+            "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
+                + " ORDER BY s DESC, u) AS rownum FROM (SELECT window_start, window_end, u,"
+                + " SUM(v) AS s FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime),"
+                + " INTERVAL '2' SECOND)) GROUP BY window_start, window_end, u)) WHERE rownum <= 3",
+            "UTC"),
+        Arguments.of(
+            "window deduplication, the last row",
+            "SELECT * FROM (SELECT t, i, op, v, window_start, window_end, ROW_NUMBER() OVER"
+                + " (PARTITION BY window_start, window_end, op ORDER BY rowtime DESC) AS rownum"
+                + " FROM TABLE(HOP(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND,"
+                + " INTERVAL '2' SECOND))) WHERE rownum = 1",
             "Asia/Shanghai"));
   }
 

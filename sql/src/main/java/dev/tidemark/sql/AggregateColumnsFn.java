@@ -132,8 +132,8 @@ final class AggregateColumnsFn extends CombineFn<Event, Object[], List<@Nullable
 
   /**
    * The argument of {@code FIRST_VALUE}, {@code LAST_VALUE} or {@code LISTAGG} in an event: its
-   * value (and {@code LISTAGG}'s separator), with the event's place in the order records arrived:
-   * its line in a recording, else its offset in its Kafka partition, else its event time.
+   * value (and {@code LISTAGG}'s separator), with the event's place in the order records arrived
+   * ({@link #arrivalOf}).
    */
   private static final class OrderedArgument extends SimpleFunction<Event, @Nullable Object> {
     private static final long serialVersionUID = 1L;
@@ -153,14 +153,18 @@ final class AggregateColumnsFn extends CombineFn<Event, Object[], List<@Nullable
       if (separatorSlot >= 0) {
         values.add(separatorSlot < columns.size() ? columns.get(separatorSlot) : null);
       }
-      return KV.of(order(event), values);
+      return KV.of(arrivalOf(event), values);
     }
+  }
 
-    private static long order(Event event) {
-      if (event.position() != Event.UNKNOWN_POSITION) {
-        return event.position();
-      }
-      return event.source() != null ? event.source().offset() : event.eventTime().getMillis();
+  /**
+   * {@code event}'s place in the order records arrived: its line in a recording, else its offset in
+   * its Kafka partition, else its event time.
+   */
+  static long arrivalOf(Event event) {
+    if (event.position() != Event.UNKNOWN_POSITION) {
+      return event.position();
     }
+    return event.source() != null ? event.source().offset() : event.eventTime().getMillis();
   }
 }

@@ -34,6 +34,17 @@ record Aggregation(
     this(name, combineFn, argumentSlot, argumentType, -1, false);
   }
 
+  /** The same call, its arguments {@code by} places later in {@code Event.columns()}. */
+  Aggregation shifted(int by) {
+    return new Aggregation(
+        name,
+        combineFn,
+        argumentSlot < 0 ? argumentSlot : argumentSlot + by,
+        argumentType,
+        separatorSlot < 0 ? separatorSlot : separatorSlot + by,
+        ordered);
+  }
+
   /** {@code COUNT(*)}, for a query whose groups are its only result. */
   @SuppressWarnings("unchecked")
   static Aggregation countOfRows() {

@@ -19,7 +19,6 @@ import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlNodeList
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.SqlSelect;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParser;
-import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.beam.vendor.calcite.v1_40_0.org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -51,19 +50,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class FlinkSyntax {
 
   private final String query;
-  private final int[] lineStarts;
+  private final QueryText text;
   private final List<WrittenQuery.Splice> splices = new ArrayList<>();
   private @Nullable String windowFunction;
 
   private FlinkSyntax(String query) {
     this.query = query;
-    List<Integer> starts = new ArrayList<>(List.of(0));
-    for (int at = 0; at < query.length(); at++) {
-      if (query.charAt(at) == '\n') {
-        starts.add(at + 1);
-      }
-    }
-    this.lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
+    this.text = new QueryText(query);
   }
 
   /**
@@ -108,7 +101,7 @@ final class FlinkSyntax {
   }
 
   /** Beam SQL's reading of a query: back-quoted names, kept as written. */
-  private static SqlParser.Config parserConfig() {
+  static SqlParser.Config parserConfig() {
     return SqlParser.config()
         .withParserFactory(BeamSqlParser.FACTORY)
         .withQuoting(Quoting.BACK_TICK)
@@ -295,22 +288,20 @@ final class FlinkSyntax {
 
   /** The text of {@code node}, as the user wrote it. */
   private String text(SqlNode node) {
-    return query.substring(startOf(node), endOf(node));
+    return text.of(node);
   }
 
   /** The text of {@code node}, which begins where {@code outer} does. */
   private String text(SqlNode node, SqlNode outer) {
-    return query.substring(startOf(outer), endOf(node));
+    return text.of(outer, node);
   }
 
   private int startOf(SqlNode node) {
-    SqlParserPos at = node.getParserPosition();
-    return lineStarts[at.getLineNum() - 1] + at.getColumnNum() - 1;
+    return text.startOf(node);
   }
 
   private int endOf(SqlNode node) {
-    SqlParserPos at = node.getParserPosition();
-    return lineStarts[at.getEndLineNum() - 1] + at.getEndColumnNum();
+    return text.endOf(node);
   }
 
   /** Every {@code SELECT} of {@code parsed}, subqueries too. */

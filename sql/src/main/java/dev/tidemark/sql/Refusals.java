@@ -36,9 +36,8 @@ final class Refusals {
 
   /**
    * Refuses a query with an {@code OVER} window, before Beam's planner fails on it in its own
-   * words: window Top-N and window deduplication ({@code ROW_NUMBER() OVER (PARTITION BY
-   * window_start, window_end ORDER BY ...)}) by that name, any other as an {@code OVER}
-   * aggregation.
+   * words: a {@code ROW_NUMBER()} that is not in a window Top-N's shape ({@link RankedQuery}) with
+   * that shape, any other as an {@code OVER} aggregation.
    *
    * @throws InvalidQueryException naming the construct, when {@code parsed} has one
    */
@@ -49,11 +48,14 @@ final class Refusals {
     }
     SqlNode function = over.operand(0);
     boolean rowNumber =
-        function instanceof SqlCall call && call.getOperator().getKind() == SqlKind.ROW_NUMBER;
+        function instanceof SqlCall call
+            && call.getOperator().getName().equalsIgnoreCase("ROW_NUMBER");
     throw WindowedQueryPlanner.refused(
         rowNumber
-            ? "window Top-N and window deduplication (ROW_NUMBER() OVER ...) are not supported"
-                + " yet"
+            ? "ROW_NUMBER() OVER outside a window Top-N is not supported: a window Top-N ranks"
+                + " the rows of a window aggregate or window table function by ROW_NUMBER() OVER"
+                + " (PARTITION BY window_start, window_end ...) in a subquery, and keeps those"
+                + " WHERE rownum <= N"
             : "an OVER aggregation (" + function + " OVER ...) is not supported");
   }
 

@@ -63,10 +63,13 @@ final class ResultRowsFn extends DoFn<KV<EventKey, KV<WindowPane, List<@Nullable
   public void process(
       @Element KV<EventKey, KV<WindowPane, List<@Nullable Object>>> pane, OutputReceiver<Row> out) {
     WindowPane window = pane.getValue().getKey();
-    Object @Nullable [] values = query.result(pane.getKey(), window, pane.getValue().getValue());
-    if (values == null) {
-      return;
+    for (WindowedQuery.ResultRow result :
+        query.results(pane.getKey(), window, pane.getValue().getValue())) {
+      out.output(row(result.values(), window));
     }
+  }
+
+  private Row row(Object[] values, WindowPane window) {
     Row.Builder row = Row.withSchema(schema);
     for (int c = 0; c < values.length; c++) {
       Object value = values[c];
@@ -77,13 +80,12 @@ final class ResultRowsFn extends DoFn<KV<EventKey, KV<WindowPane, List<@Nullable
     }
     @Nullable IntervalWindow mergedInto = window.mergedInto();
     resultsOut.inc();
-    out.output(
-        row.addValues(
-                window.timing().name(),
-                window.index(),
-                window.isFinal(),
-                mergedInto == null ? null : mergedInto.start(),
-                mergedInto == null ? null : mergedInto.end())
-            .build());
+    return row.addValues(
+            window.timing().name(),
+            window.index(),
+            window.isFinal(),
+            mergedInto == null ? null : mergedInto.start(),
+            mergedInto == null ? null : mergedInto.end())
+        .build();
   }
 }

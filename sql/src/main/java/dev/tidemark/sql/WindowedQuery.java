@@ -56,7 +56,15 @@ public final class WindowedQuery implements Serializable {
   private final @Nullable RowExpressions select;
   private final List<String> resultNames;
   private final List<ColumnType> resultTypes;
+  private final int[] resultGroupedColumns;
+  private final @Nullable WindowRanking ranking;
   private final EventKey filteredKey;
+
+  /**
+   * One result row of a pane: its values, in the order of {@link #resultNames()}, and its key's, in
+   * the order of {@link #keyNames()}.
+   */
+  public record ResultRow(Object[] values, List<@Nullable Object> keyValues) {}
 
   WindowedQuery(
       SqlTable table,
@@ -70,7 +78,9 @@ public final class WindowedQuery implements Serializable {
       List<Aggregation> aggregations,
       @Nullable RowExpressions select,
       List<String> resultNames,
-      List<ColumnType> resultTypes) {
+      List<ColumnType> resultTypes,
+      int[] resultGroupedColumns,
+      @Nullable WindowRanking ranking) {
     this.table = table;
     this.steps = List.copyOf(steps);
     this.windows = windows;
@@ -83,6 +93,8 @@ public final class WindowedQuery implements Serializable {
     this.select = select;
     this.resultNames = List.copyOf(resultNames);
     this.resultTypes = List.copyOf(resultTypes);
+    this.resultGroupedColumns = resultGroupedColumns.clone();
+    this.ranking = ranking;
     // One part more than any key of a row has, so no row's key is ever this one.
     String[] filtered = new String[Math.max(1, keyColumns.length) + 1];
     Arrays.fill(filtered, "");
@@ -100,6 +112,25 @@ public final class WindowedQuery implements Serializable {
     return WindowedQueryPlanner.plan(table, query);
   }
 
+  /** The same query, its groups' rows or its table's ranked by {@code ranking}. */
+  WindowedQuery withRanking(WindowRanking ranking) {
+    return new WindowedQuery(
+        table,
+        steps,
+        windows,
+        keyColumns,
+        keyTypes,
+        keyNames,
+        argumentColumns,
+        groupColumns,
+        aggregations,
+        select,
+        resultNames,
+        resultTypes,
+        resultGroupedColumns,
+        ranking);
+  }
+
   /** The table the query reads. */
   public SqlTable table() {
     return table;
@@ -115,12 +146,15 @@ public final class WindowedQuery implements Serializable {
 
   /** The names of the query's result columns, in the order of its {@code SELECT} list. */
   public List<String> resultNames() {
-    return resultNames;
+    return ranking != null ? ranking.names() : resultNames;
   }
 
-  /** The names of the {@code GROUP BY} columns other than the window, as a result's key. */
+  /**
+   * The names of a result's key besides the window: the {@code GROUP BY} columns other than the
+   * window, or a window Top-N's partition and rank.
+   */
   public List<String> keyNames() {
-    return keyNames;
+    return ranking != null ? ranking.keyNames() : keyNames;
   }
 
   /**
@@ -141,7 +175,12 @@ public final class WindowedQuery implements Serializable {
       Object value = projected[keyColumns[k]];
       parts[k] = value == null ? null : keyTypes.get(k).keyText(value);
     }
-    List<@Nullable Object> arguments = new ArrayList<>(argumentColumns.length);
+    List<@Nullable Object> arguments = new ArrayList<>(keyColumns.length + argumentColumns.length);
+    if (ranking != null && ranking.overGroups()) {
+      // A window Top-N's pane is the partition's: each event carries its group's key.
+      arguments.addAll(Arrays.asList(parts).subList(0, keyColumns.length));
+      parts = partitionOf(parts, ranking.partitionParts());
+    }
     for (int column : argumentColumns) {
       arguments.add(projected[column]);
     }
@@ -154,6 +193,15 @@ public final class WindowedQuery implements Serializable {
         Event.UNKNOWN_POSITION,
         null,
         arguments);
+  }
+
+  private static @Nullable String[] partitionOf(@Nullable String[] groupKey, int[] partitionParts) {
+    @Nullable String[] partition = new String[Math.max(1, partitionParts.length)];
+    Arrays.fill(partition, "");
+    for (int p = 0; p < partitionParts.length; p++) {
+      partition[p] = groupKey[partitionParts[p]];
+    }
+    return partition;
   }
 
   private Object @Nullable [] beforeGrouping(Object[] row) throws BadRecordException {
@@ -182,20 +230,49 @@ public final class WindowedQuery implements Serializable {
    * count is in no result.
    */
   public CombineFn<Event, ?, List<@Nullable Object>> aggregate() {
-    return AggregateColumnsFn.of(
-        aggregations.isEmpty() ? List.of(Aggregation.countOfRows()) : aggregations);
+    List<Aggregation> calls =
+        aggregations.isEmpty() ? List.of(Aggregation.countOfRows()) : aggregations;
+    if (ranking == null) {
+      return AggregateColumnsFn.of(calls);
+    }
+    if (!ranking.overGroups()) {
+      return ranking.topRows();
+    }
+    List<Aggregation> afterTheKey = new ArrayList<>();
+    for (Aggregation call : calls) {
+      afterTheKey.add(call.shifted(keyColumns.length));
+    }
+    return new RankedGroupsFn(AggregateColumnsFn.of(afterTheKey), keyColumns.length);
   }
 
   /**
-   * The result row of {@code key}'s {@code pane}, whose aggregates are {@code aggregates}, as
-   * Calcite's values in the order of {@link #resultNames()}; null when {@code HAVING} filters it
-   * out, or when {@code key} is that of the filtered records.
+   * The result rows of {@code key}'s {@code pane}, whose aggregate is {@code aggregates}, as
+   * Calcite's values in the order of {@link #resultNames()}: none when {@code HAVING} filters the
+   * pane's row out, or when {@code key} is that of the filtered records; a window Top-N's top N.
    */
-  public Object @Nullable [] result(
-      EventKey key, WindowPane pane, List<@Nullable Object> aggregates) {
+  public List<ResultRow> results(EventKey key, WindowPane pane, List<@Nullable Object> aggregates) {
     if (isFiltered(key)) {
-      return null;
+      return List.of();
     }
+    if (ranking != null) {
+      return ranking.rows(this, key, pane, aggregates);
+    }
+    Object @Nullable [] row = groupRow(key, pane, aggregates);
+    if (row == null) {
+      return List.of();
+    }
+    List<@Nullable Object> keyValues = new ArrayList<>(keyTypes.size());
+    for (int k = 0; k < keyTypes.size(); k++) {
+      keyValues.add(keyValue(key, k));
+    }
+    return List.of(new ResultRow(row, keyValues));
+  }
+
+  /**
+   * The row of group {@code key}'s {@code pane}, whose aggregates are {@code aggregates}, by the
+   * query's {@code SELECT} list; null when {@code HAVING} filters it out.
+   */
+  Object @Nullable [] groupRow(EventKey key, WindowPane pane, List<@Nullable Object> aggregates) {
     Object[] grouped = new Object[groupColumns.size() + aggregations.size()];
     for (int g = 0; g < groupColumns.size(); g++) {
       GroupColumn column = groupColumns.get(g);
@@ -212,34 +289,91 @@ public final class WindowedQuery implements Serializable {
     return select == null ? grouped : select.apply(grouped);
   }
 
+  /**
+   * The value of a window table function's {@code window_start}, {@code window_end} or {@code
+   * window_time} in {@code pane}, as Calcite holds a {@code TIMESTAMP}.
+   */
+  Object windowBound(String column, WindowPane pane) {
+    long millis =
+        switch (column) {
+          case "window_start" -> pane.windowStart().getMillis();
+          case "window_end" -> pane.windowEnd().getMillis();
+          default -> pane.windowEnd().getMillis() - 1;
+        };
+    return table.timeZone().local(millis);
+  }
+
+  /** How many values the aggregate of a group gives: one per call, or the hidden count. */
+  int aggregationCount() {
+    return Math.max(1, aggregations.size());
+  }
+
+  /** How many parts a group's key has: the {@code GROUP BY} columns other than the window. */
+  int groupKeyCount() {
+    return keyColumns.length;
+  }
+
+  /** The query's {@code GROUP BY} columns, in the order of the aggregate's output. */
+  List<GroupColumn> groupColumns() {
+    return groupColumns;
+  }
+
+  /** The query's aggregate calls, in the order of the aggregate's output. */
+  List<Aggregation> aggregations() {
+    return aggregations;
+  }
+
+  /**
+   * For each result column of the query before any ranking, the column of the aggregate's output
+   * (the {@code GROUP BY} columns, then the calls) it shows unchanged; -1 when it is computed.
+   */
+  int[] resultGroupedColumns() {
+    return resultGroupedColumns.clone();
+  }
+
+  /** The names of the result columns before any ranking: the {@code SELECT} list's. */
+  List<String> groupResultNames() {
+    return resultNames;
+  }
+
+  /** The types of the result columns before any ranking. */
+  List<ColumnType> groupResultTypes() {
+    return resultTypes;
+  }
+
+  /** The types of the {@code GROUP BY} columns other than the window, in their order. */
+  List<ColumnType> groupKeyTypes() {
+    return keyTypes;
+  }
+
   /** Key part {@code part} of {@code key}, as the value it was made from; null for SQL's NULL. */
-  public @Nullable Object keyValue(EventKey key, int part) {
+  private @Nullable Object keyValue(EventKey key, int part) {
     String text = key.part(part);
     return text == null ? null : keyTypes.get(part).fromKeyText(text);
   }
 
   /** The type of result column {@code column}. */
   ColumnType resultType(int column) {
-    return resultTypes.get(column);
+    return resultTypes().get(column);
   }
 
   /** The types of the result columns, in the order of {@link #resultNames()}. */
   public List<ColumnType> resultTypes() {
-    return resultTypes;
+    return ranking != null ? ranking.types() : resultTypes;
   }
 
-  /** The types of the {@code GROUP BY} columns, in the order of {@link #keyNames()}. */
+  /** The types of a result's key, in the order of {@link #keyNames()}. */
   public List<ColumnType> keyTypes() {
-    return keyTypes;
+    return ranking != null ? ranking.keyTypes() : keyTypes;
   }
 
   /** {@code value} of result column {@code column} as a result shows it ({@link ColumnType}). */
   public @Nullable Object shown(int column, @Nullable Object value) {
-    return value == null ? null : resultTypes.get(column).shown(value);
+    return value == null ? null : resultType(column).shown(value);
   }
 
   /** {@code value} of key column {@code part} as a result shows it ({@link ColumnType}). */
   public @Nullable Object shownKey(int part, @Nullable Object value) {
-    return value == null ? null : keyTypes.get(part).shown(value);
+    return value == null ? null : keyTypes().get(part).shown(value);
   }
 }

@@ -62,7 +62,9 @@ final class WindowedQueryPlanner {
           + " HOP(rowtime, INTERVAL slide, INTERVAL size) or SESSION(rowtime, INTERVAL gap)"
           + " [, columns] [HAVING ...], or the TUMBLE, HOP, CUMULATE or SESSION window table"
           + " function grouped by window_start and window_end, with COUNT,"
-          + " SUM, MIN, MAX and AVG";
+          + " SUM, MIN, MAX and AVG, and window Top-N (ROW_NUMBER() OVER (PARTITION BY"
+          + " window_start, window_end ORDER BY ...) <= N) over either or over a window table"
+          + " function";
 
   private final SqlTable table;
 
@@ -91,6 +93,17 @@ final class WindowedQueryPlanner {
               + shadowed
               + "`");
     }
+    RankedQuery ranked = RankedQuery.of(query, table);
+    if (ranked != null) {
+      WindowedQuery ranks = planAggregate(table, ranked.plannedQuery());
+      return ranks.withRanking(WindowRankings.of(ranked, ranks));
+    }
+    return planAggregate(table, query);
+  }
+
+  /** {@code query}, a window aggregate, planned. */
+  private static WindowedQuery planAggregate(SqlTable table, String query)
+      throws InvalidQueryException {
     WrittenQuery written = FlinkSyntax.of(query, table.timeZone().zone());
     BeamRelNode root = PlanningErrors.planned(environment(table), written, table);
     return new WindowedQueryPlanner(table, written.windowFunction()).takeApart(root);
@@ -201,7 +214,10 @@ final class WindowedQueryPlanner {
     RelDataType resultType = select != null ? select.getRowType() : aggregate.getRowType();
     List<String> resultNames = new ArrayList<>();
     List<ColumnType> resultTypes = new ArrayList<>();
+    int[] resultGroupedColumns = new int[resultType.getFieldCount()];
     for (RelDataTypeField field : resultType.getFieldList()) {
+      resultGroupedColumns[field.getIndex()] =
+          select == null ? field.getIndex() : Trace.of(select).source(field.getIndex());
       ColumnType type = ColumnType.of(field.getType().getSqlTypeName());
       if (type == null) {
         throw refused(
@@ -229,7 +245,9 @@ final class WindowedQueryPlanner {
             : RowExpressions.of(
                 select.getProgram(), select.getCluster().getRexBuilder(), table.timeZone()),
         resultNames,
-        resultTypes);
+        resultTypes,
+        resultGroupedColumns,
+        null);
   }
 
   /**

@@ -5,10 +5,12 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tidemark.transforms.model.Event;
+import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -18,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.apache.beam.sdk.transforms.windowing.PaneInfo.Timing;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -65,8 +68,7 @@ class WindowedQueryTest {
     assertThat(events.get(0).key().parts(), contains("idx", "es_sink"));
     assertThat(
         Arrays.asList(
-            query.result(
-                events.get(0).key(), pane(1700000001000L, 1000), aggregate(query, events))),
+            row(query, events.get(0).key(), pane(1700000001000L, 1000), aggregate(query, events))),
         contains("idx", "2023-11-14 22:13:22", "es_sink", 3L));
   }
 
@@ -82,9 +84,9 @@ class WindowedQueryTest {
 
     assertThat(a.eventTime(), equalTo(new Instant(1700000001000L)));
     assertThat(query.isFiltered(health.key()), equalTo(true));
-    assertThat(query.result(health.key(), pane, aggregate(query, List.of(health))), nullValue());
-    assertThat(query.result(lonely.key(), pane, aggregate(query, List.of(lonely))), nullValue());
-    Object[] row = query.result(a.key(), pane, aggregate(query, List.of(a, b)));
+    assertThat(row(query, health.key(), pane, aggregate(query, List.of(health))), nullValue());
+    assertThat(row(query, lonely.key(), pane, aggregate(query, List.of(lonely))), nullValue());
+    Object[] row = row(query, a.key(), pane, aggregate(query, List.of(a, b)));
     assertThat(Arrays.asList(row), contains("web-1", "200", 1700000000000L, 2L, 150L, 1.5));
     assertThat(query.shown(2, row[2]), equalTo("2023-11-14 22:13:20.000"));
   }
@@ -106,7 +108,7 @@ class WindowedQueryTest {
     assertThat(query.keyNames(), contains("i"));
     assertThat(
         Arrays.asList(
-            query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)))),
+            row(query, a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)))),
         contains(1700000001000L, 1700000002000L, "idx", 2L, 1700000001000L, 1700000001250L));
   }
 
@@ -131,7 +133,7 @@ class WindowedQueryTest {
     }
 
     Object[] row =
-        query.result(events.get(0).key(), pane(1700000000000L, 10_000), aggregate(query, events));
+        row(query, events.get(0).key(), pane(1700000000000L, 10_000), aggregate(query, events));
     assertThat(Arrays.asList(row), contains("web-1", sum / 11));
     assertThat(String.valueOf(row[1]), equalTo("249.9142727272727"));
   }
@@ -275,7 +277,7 @@ class WindowedQueryTest {
     // The window columns are the pane's window: a cumulating window of 3 s, from the day's start.
     assertThat(
         Arrays.asList(
-            query.result(a.key(), pane(1700000000000L, 3000), aggregate(query, List.of(a)))),
+            row(query, a.key(), pane(1700000000000L, 3000), aggregate(query, List.of(a)))),
         contains(1700000000000L, 1700000003000L, "idx", 1L));
   }
 
@@ -309,7 +311,7 @@ class WindowedQueryTest {
     assertThat(grouped.resultNames(), contains("i", "EXPR$1", "ends", "n"));
     assertThat(
         Arrays.asList(
-            grouped.result(a.key(), pane(1700000001000L, 42_000), aggregate(grouped, List.of(a)))),
+            row(grouped, a.key(), pane(1700000001000L, 42_000), aggregate(grouped, List.of(a)))),
         contains("idx", 1700000001000L, 1700000043000L, 1L));
   }
 
@@ -407,8 +409,7 @@ class WindowedQueryTest {
     assertThat(a.eventTime(), equalTo(new Instant(1700000001000L)));
     assertThat(query.isFiltered(before.key()), equalTo(true));
     assertThat(query.isFiltered(a.key()), equalTo(false));
-    Object[] row =
-        query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)));
+    Object[] row = row(query, a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a, b)));
     assertThat(row[1], equalTo("2023-11-15 06:13:22"));
     assertThat(query.shown(2, row[2]), equalTo("2023-11-15 06:13:21.000"));
     assertThat(query.shown(3, row[3]), equalTo("2023-11-15 06:13:21.500"));
@@ -433,7 +434,7 @@ class WindowedQueryTest {
     SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
     Event a = format.parse("1700000001000,2023-11-15 06:13:21,idx");
 
-    Object[] row = query.result(a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a)));
+    Object[] row = row(query, a.key(), pane(1700000001000L, 1000), aggregate(query, List.of(a)));
     java.time.ZonedDateTime local = java.time.Instant.ofEpochSecond(1700000001L).atZone(shanghai);
     assertThat(
         row[1],
@@ -538,5 +539,13 @@ class WindowedQueryTest {
       accumulator = fn.addInput(accumulator, event);
     }
     return new ArrayList<>(fn.extractOutput(accumulator));
+  }
+
+  /** The one row of {@code key}'s {@code pane}, or null when there is none. */
+  private static Object @Nullable [] row(
+      WindowedQuery query, EventKey key, WindowPane pane, List<@Nullable Object> aggregates) {
+    List<WindowedQuery.ResultRow> rows = query.results(key, pane, aggregates);
+    assertThat(rows.size() <= 1, is(true));
+    return rows.isEmpty() ? null : rows.get(0).values();
   }
 }

@@ -13,10 +13,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Makes each pane of a query's groups its result row, by the query's {@code SELECT} list and {@code
  * HAVING}: the row as a JSON line (the query's columns, then {@code timing}, {@code pane} and
  * {@code final}, and {@code mergedInto} for a session's row that withdraws it) keyed by its record
- * key (the {@code GROUP BY} columns and the window's start and end, the same for every pane of a
- * window: cumulating windows share starts, a grown session keeps its start) and whether it
- * withdraws that key. A pane that {@code HAVING} filters out, or of the records {@code WHERE}
- * filtered out, has no row.
+ * key (the {@code GROUP BY} columns, or a window Top-N's partition and rank, and the window's start
+ * and end, the same for every pane of a window: cumulating windows share starts, a grown session
+ * keeps its start) and whether it withdraws that key. A pane that {@code HAVING} filters out, or of
+ * the records {@code WHERE} filtered out, has no row.
  */
 public final class SqlResultsFn
     extends DoFn<
@@ -36,11 +36,12 @@ public final class SqlResultsFn
       OutputReceiver<KV<KV<String, Boolean>, String>> out) {
     EventKey key = pane.getKey();
     WindowPane window = pane.getValue().getKey();
-    Object @Nullable [] row = query.result(key, window, pane.getValue().getValue());
-    if (row == null) {
-      return;
+    for (WindowedQuery.ResultRow row : query.results(key, window, pane.getValue().getValue())) {
+      out.output(
+          KV.of(
+              KV.of(recordKey(row.keyValues(), window), window.isWithdrawn()),
+              line(row.values(), window)));
     }
-    out.output(KV.of(KV.of(recordKey(key, window), window.isWithdrawn()), line(row, window)));
   }
 
   private String line(Object[] row, WindowPane window) {
@@ -55,13 +56,13 @@ public final class SqlResultsFn
         });
   }
 
-  private String recordKey(EventKey key, WindowPane window) {
+  private String recordKey(List<@Nullable Object> keyValues, WindowPane window) {
     List<String> names = query.keyNames();
     return JsonLines.object(
         json -> {
           for (int k = 0; k < names.size(); k++) {
             json.writeFieldName(names.get(k));
-            json.writeObject(query.shownKey(k, query.keyValue(key, k)));
+            json.writeObject(query.shownKey(k, keyValues.get(k)));
           }
           json.writeNumberField("windowStart", window.windowStart().getMillis());
           json.writeNumberField("windowEnd", window.windowEnd().getMillis());

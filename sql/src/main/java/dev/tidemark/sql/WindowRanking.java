@@ -1,0 +1,238 @@
+package dev.tidemark.sql;
+
+import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.model.WindowPane;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Window Top-N and window deduplication ({@link RankedQuery}) on the pane engine: one pane per
+ * partition and window, whose rows are ranked when it fires, and the top N written with their rank.
+ * A late record in the allowed lateness fires the pane again, and the window is ranked anew with
+ * it; a record past it is a late row, as in any query.
+ *
+ * <h2>What a pane holds</h2>
+ *
+ * <ul>
+ *   <li>Over a window aggregate, the pane's key is the partition and its aggregate is the window
+ *       aggregate of each group in the partition ({@link RankedGroupsFn}): a group's rank depends
+ *       on every group's values, which change until the window closes, so every group is kept, as
+ *       Flink SQL keeps them. The groups' rows are made, {@code HAVING} applied, and ranked when
+ *       the pane fires; ties in the order are broken by the groups' keys, so a pane is always
+ *       ranked the same.
+ *   <li>Over a window table function's rows, the aggregate is the partition's top N rows so far
+ *       ({@link TopRowsFn}): at most N rows per partition and window, however many arrive. Ties are
+ *       broken by the order records arrived (a record's line in a recording, its Kafka offset), the
+ *       first first, as Flink SQL's {@code ROW_NUMBER} does; but for deduplication that keeps the
+ *       last row ({@code ORDER BY rowtime DESC}, rank 1), where the last one wins, as in Flink SQL.
+ * </ul>
+ *
+ * <p>The rows are keyed, as a table's key, by the partition's columns, the window and the rank, so
+ * a later pane's row for a rank replaces the earlier one's.
+ */
+final class WindowRanking implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** One expression of {@code ORDER BY}: a column of the ranked rows, or a value of a row. */
+  record SortKey(int column, boolean descending, boolean nullsFirst) implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Flink SQL's order of {@code NULL}: below every value, unless the query says. */
+    static SortKey of(int column, boolean descending, @Nullable Boolean nullsFirst) {
+      return new SortKey(column, descending, nullsFirst != null ? nullsFirst : !descending);
+    }
+
+    /** The order of values of mixed Java types as Calcite holds them, by this key. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Comparator<@Nullable Object> values() {
+      Comparator<Comparable> natural = Comparator.naturalOrder();
+      Comparator<Comparable> direction = descending ? natural.reversed() : natural;
+      return (Comparator)
+          (nullsFirst ? Comparator.nullsFirst(direction) : Comparator.nullsLast(direction));
+    }
+  }
+
+  /** Where a column of the ranked rows over a table's rows comes from. */
+  record RowColumn(@Nullable String windowColumn, int valueSlot) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  private final RankedQuery.Over over;
+  private final int limit;
+  private final List<SortKey> order;
+  private final boolean laterArrivalFirst;
+  private final int[] partitionParts;
+  private final List<ColumnType> partitionTypes;
+  private final List<RowColumn> rowColumns;
+  private final int valueCount;
+  private final int rowWidth;
+  private final int[] output;
+  private final List<String> names;
+  private final List<ColumnType> types;
+  private final List<String> keyNames;
+
+  WindowRanking(
+      RankedQuery.Over over,
+      int limit,
+      List<SortKey> order,
+      boolean laterArrivalFirst,
+      int[] partitionParts,
+      List<ColumnType> partitionTypes,
+      List<RowColumn> rowColumns,
+      int valueCount,
+      int rowWidth,
+      int[] output,
+      List<String> names,
+      List<ColumnType> types,
+      List<String> keyNames) {
+    this.over = over;
+    this.limit = limit;
+    this.order = List.copyOf(order);
+    this.laterArrivalFirst = laterArrivalFirst;
+    this.partitionParts = partitionParts.clone();
+    this.partitionTypes = List.copyOf(partitionTypes);
+    this.rowColumns = List.copyOf(rowColumns);
+    this.valueCount = valueCount;
+    this.rowWidth = rowWidth;
+    this.output = output.clone();
+    this.names = List.copyOf(names);
+    this.types = List.copyOf(types);
+    this.keyNames = List.copyOf(keyNames);
+  }
+
+  /** Whether the ranked rows are a window aggregate's groups, rather than a table's rows. */
+  boolean overGroups() {
+    return over == RankedQuery.Over.GROUPS;
+  }
+
+  /** The parts of a group's key that are the partition's, over a window aggregate. */
+  int[] partitionParts() {
+    return partitionParts.clone();
+  }
+
+  /** The top N rows of a partition so far, over a table's rows. */
+  TopRowsFn topRows() {
+    return new TopRowsFn(limit, order, laterArrivalFirst, valueCount);
+  }
+
+  /** The names of the result columns: the outer {@code SELECT} list's. */
+  List<String> names() {
+    return names;
+  }
+
+  /** The types of the result columns. */
+  List<ColumnType> types() {
+    return types;
+  }
+
+  /** The names of a row's key: the partition's columns, then the rank. */
+  List<String> keyNames() {
+    return keyNames;
+  }
+
+  /** The types of a row's key. */
+  List<ColumnType> keyTypes() {
+    List<ColumnType> keyTypes = new ArrayList<>(partitionTypes);
+    keyTypes.add(ColumnType.BIGINT);
+    return keyTypes;
+  }
+
+  /**
+   * The rows of {@code key}'s {@code pane}, whose aggregate is {@code aggregate}: the top N,
+   * ranked, each as the outer {@code SELECT} list has it.
+   */
+  List<WindowedQuery.ResultRow> rows(
+      WindowedQuery query, EventKey key, WindowPane pane, List<@Nullable Object> aggregate) {
+    List<Object[]> ranked =
+        overGroups() ? rankGroups(query, pane, aggregate) : rows(query, pane, aggregate);
+    List<WindowedQuery.ResultRow> rows = new ArrayList<>(ranked.size());
+    for (int rank = 1; rank <= ranked.size(); rank++) {
+      Object[] row = ranked.get(rank - 1);
+      Object[] values = new Object[output.length];
+      for (int c = 0; c < output.length; c++) {
+        values[c] = output[c] == rowWidth ? Long.valueOf(rank) : row[output[c]];
+      }
+      List<@Nullable Object> keyValues = new ArrayList<>(partitionTypes.size() + 1);
+      for (int p = 0; p < partitionTypes.size(); p++) {
+        String text = key.part(p);
+        keyValues.add(text == null ? null : partitionTypes.get(p).fromKeyText(text));
+      }
+      keyValues.add((long) rank);
+      rows.add(new WindowedQuery.ResultRow(values, keyValues));
+    }
+    return rows;
+  }
+
+  /** The groups' rows of a window aggregate, {@code HAVING} applied, the top N in rank order. */
+  private List<Object[]> rankGroups(
+      WindowedQuery query, WindowPane pane, List<@Nullable Object> groups) {
+    int keyWidth = query.groupKeyCount();
+    int width = keyWidth + query.aggregationCount();
+    List<Object[]> rows = new ArrayList<>();
+    List<List<@Nullable String>> keys = new ArrayList<>();
+    for (int at = 0; at + width <= groups.size(); at += width) {
+      List<@Nullable String> groupKey = new ArrayList<>(keyWidth);
+      for (int k = 0; k < keyWidth; k++) {
+        groupKey.add((String) groups.get(at + k));
+      }
+      Object @Nullable [] row =
+          query.groupRow(
+              EventKey.withNulls(groupKey.toArray(new String[0])),
+              pane,
+              groups.subList(at + keyWidth, at + width));
+      if (row != null) {
+        rows.add(row);
+        keys.add(groupKey);
+      }
+    }
+    List<Integer> places = new ArrayList<>();
+    for (int r = 0; r < rows.size(); r++) {
+      places.add(r);
+    }
+    Comparator<Integer> ranking = null;
+    for (SortKey key : order) {
+      Comparator<Integer> byKey =
+          Comparator.comparing(r -> rows.get(r)[key.column()], key.values());
+      ranking = ranking == null ? byKey : ranking.thenComparing(byKey);
+    }
+    Comparator<@Nullable Object> text = SortKey.of(0, false, true).values();
+    Comparator<Integer> byGroup =
+        (a, b) -> {
+          for (int k = 0; k < keyWidth; k++) {
+            int compared = text.compare(keys.get(a).get(k), keys.get(b).get(k));
+            if (compared != 0) {
+              return compared;
+            }
+          }
+          return 0;
+        };
+    places.sort(ranking == null ? byGroup : ranking.thenComparing(byGroup));
+    List<Object[]> top = new ArrayList<>();
+    for (int r = 0; r < Math.min(limit, places.size()); r++) {
+      top.add(rows.get(places.get(r)));
+    }
+    return top;
+  }
+
+  /** The top rows of a table's, in rank order, each with its window bounds and values. */
+  private List<Object[]> rows(WindowedQuery query, WindowPane pane, List<@Nullable Object> top) {
+    List<Object[]> rows = new ArrayList<>();
+    for (int at = 0; at + valueCount <= top.size(); at += valueCount) {
+      Object[] row = new Object[rowColumns.size()];
+      for (int c = 0; c < row.length; c++) {
+        RowColumn column = rowColumns.get(c);
+        row[c] =
+            column.windowColumn() != null
+                ? query.windowBound(column.windowColumn(), pane)
+                : top.get(at + column.valueSlot());
+      }
+      rows.add(row);
+    }
+    return rows;
+  }
+}

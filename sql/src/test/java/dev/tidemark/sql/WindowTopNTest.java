@@ -1,0 +1,249 @@
+package dev.tidemark.sql;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.tidemark.transforms.testing.Collected;
+import dev.tidemark.transforms.testing.Runners;
+import java.util.stream.Collectors;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Window Top-N and window deduplication on the pane engine, over a Beam user's rows: the top N of
+ * each window when it closes, on the DirectRunner and on Flink; a late row within the lateness
+ * ranks the window anew, in a pane of its own; a row past it is a late row; and the shapes {@code
+ * sql} does not take are refused in one line that names them.
+ */
+class WindowTopNTest {
+
+  private static final Schema REQUEST =
+      Schema.builder().addStringField("host").addInt64Field("bytes").build();
+
+  private static final long BASE = 1700000000000L;
+
+  /** The two hosts with the most requests in each 10 s window, ties to the first host by name. */
+  private static final String TOP_HOSTS =
+      "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
+          + " ORDER BY n DESC, host) AS rownum FROM (SELECT window_start, window_end, host,"
+          + " COUNT(*) AS n FROM TABLE(TUMBLE(TABLE requests, DESCRIPTOR(rowtime),"
+          + " INTERVAL '10' SECOND)) GROUP BY window_start, window_end, host)) WHERE rownum <= 2";
+
+  @ParameterizedTest(name = "{0} at parallelism {1}")
+  @CsvSource({"DirectRunner, 1", "FlinkRunner, 2"})
+  void eachWindowsTopNComesOutWhenItCloses(String runner, int parallelism) {
+    TestStream<Row> requests =
+        TestStream.create(RowCoder.of(REQUEST))
+            .advanceWatermarkTo(new Instant(0))
+            .addElements(
+                request("a", 1, 1000),
+                request("b", 1, 1500),
+                request("c", 1, 2000),
+                request("b", 1, 2500),
+                request("c", 1, 3000),
+                request("a", 1, 3500),
+                request("d", 1, 4000),
+                request("d", 1, 12000),
+                request("e", 1, 13000),
+                request("e", 1, 14000))
+            .advanceWatermarkToInfinity();
+
+    assertThat(
+        finalRows(runner, parallelism, requests, TOP_HOSTS, Duration.ZERO),
+        containsInAnyOrder(
+            // a, b and c have 2 each: the first two by name.
+            "22:13:20|a|2|1|ON_TIME",
+            "22:13:20|b|2|2|ON_TIME",
+            "22:13:30|e|2|1|ON_TIME",
+            "22:13:30|d|1|2|ON_TIME"));
+  }
+
+  /**
+   * Once the window's rows came out, each late row within the allowed lateness fires the window
+   * again with its top two as they are then: the second late row of {@code c} makes it the second
+   * host. When the lateness ends, the final pane has the top two once more. A row after the
+   * lateness is a late row and ranks nothing.
+   */
+  @Test
+  void aLateRowWithinTheLatenessRanksTheWindowAnew() {
+    TestStream<Row> requests =
+        TestStream.create(RowCoder.of(REQUEST))
+            .advanceWatermarkTo(new Instant(0))
+            .addElements(
+                request("a", 1, 1000),
+                request("a", 1, 1500),
+                request("a", 1, 2000),
+                request("b", 1, 2500),
+                request("b", 1, 3000),
+                request("c", 1, 3500))
+            .advanceWatermarkTo(new Instant(BASE + 12_000))
+            .addElements(request("c", 1, 4000))
+            .addElements(request("c", 1, 4500))
+            .advanceWatermarkTo(new Instant(BASE + 40_000))
+            .addElements(request("b", 1, 5000))
+            .advanceWatermarkToInfinity();
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
+    Collected rows = new Collected();
+    Collected late = new Collected();
+    PCollectionTuple out =
+        pipeline
+            .apply(requests)
+            .apply(
+                SqlPerWindow.of("requests", TOP_HOSTS)
+                    .withAllowedLateness(Duration.standardSeconds(20)));
+    out.get(SqlPerWindow.ROWS)
+        .apply(
+            "Rows",
+            MapElements.into(TypeDescriptors.strings())
+                .via(row -> text(row) + "|" + row.getBoolean("final")))
+        .apply(rows.sink());
+    out.get(SqlPerWindow.LATE)
+        .apply("Late", MapElements.into(TypeDescriptors.strings()).via(r -> "" + r.value()))
+        .apply(late.sink());
+
+    pipeline.run().waitUntilFinish();
+
+    assertThat(
+        rows.snapshot(),
+        containsInAnyOrder(
+            "22:13:20|a|3|1|ON_TIME|false",
+            "22:13:20|b|2|2|ON_TIME|false",
+            // c's two tie with b's: by name, b first.
+            "22:13:20|a|3|1|LATE|false",
+            "22:13:20|b|2|2|LATE|false",
+            // c's three tie with a's: by name, a first.
+            "22:13:20|a|3|1|LATE|false",
+            "22:13:20|c|3|2|LATE|false",
+            // When the window expires, its final rows.
+            "22:13:20|a|3|1|LATE|true",
+            "22:13:20|c|3|2|LATE|true"));
+    assertThat(late.snapshot().size(), equalTo(1));
+    assertThat(late.snapshot().get(0), containsString("b"));
+  }
+
+  /** Window deduplication: per host and window, the first row by event time, or the last. */
+  @ParameterizedTest(name = "ORDER BY rowtime {0}")
+  @CsvSource({"ASC, 22:13:20|a|1", "DESC, 22:13:20|a|3"})
+  void windowDeduplicationKeepsTheFirstOrTheLastRow(String direction, String expectedFirstWindow) {
+    TestStream<Row> requests =
+        TestStream.create(RowCoder.of(REQUEST))
+            .advanceWatermarkTo(new Instant(0))
+            .addElements(request("a", 2, 1500), request("a", 1, 1000), request("a", 3, 2000))
+            .advanceWatermarkToInfinity();
+    String query =
+        "SELECT host, bytes, window_start FROM (SELECT host, bytes, window_start, ROW_NUMBER()"
+            + " OVER (PARTITION BY window_start, window_end, host ORDER BY rowtime "
+            + direction
+            + ") AS rownum FROM TABLE(TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL '10'"
+            + " SECOND))) WHERE rownum = 1";
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
+    Collected rows = new Collected();
+    pipeline
+        .apply(requests)
+        .apply(SqlPerWindow.of("requests", query))
+        .get(SqlPerWindow.ROWS)
+        .apply(
+            "Rows",
+            MapElements.into(TypeDescriptors.strings())
+                .via(
+                    row ->
+                        clock(row.getDateTime("window_start").toString())
+                            + "|"
+                            + row.getString("host")
+                            + "|"
+                            + row.getInt64("bytes")))
+        .apply(rows.sink());
+
+    pipeline.run().waitUntilFinish();
+
+    assertThat(rows.snapshot(), containsInAnyOrder(expectedFirstWindow));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "over sessions | SESSION(TABLE requests PARTITION BY host, DESCRIPTOR(rowtime), INTERVAL"
+            + " '5' SECOND) | PARTITION BY window_start, window_end | rownum <= 2 | over SESSION"
+            + " windows is not supported",
+        "without the window in PARTITION BY | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL"
+            + " '10' SECOND) | PARTITION BY host | rownum <= 2 | must name window_start and"
+            + " window_end",
+        "a rank other than the first | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL '10'"
+            + " SECOND) | PARTITION BY window_start, window_end | rownum = 2 | outer WHERE is"
+            + " rownum <= N",
+        "a partition that is not a group | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL"
+            + " '10' SECOND) | PARTITION BY window_start, window_end, n | rownum <= 2 | PARTITION"
+            + " BY n: a window Top-N over an aggregate partitions by the aggregate's GROUP BY"
+            + " columns"
+      })
+  void aTopNSqlDoesNotTakeIsRefusedNamingWhy(
+      String name, String window, String partition, String where, String refusal) throws Exception {
+    String query =
+        "SELECT * FROM (SELECT *, ROW_NUMBER() OVER ("
+            + partition
+            + " ORDER BY n DESC) AS rownum FROM (SELECT window_start, window_end, host, COUNT(*)"
+            + " AS n FROM TABLE("
+            + window
+            + ") GROUP BY window_start, window_end, host)) WHERE "
+            + where;
+    SqlTable table = SqlTable.ofRows("requests", REQUEST);
+
+    InvalidQueryException refused =
+        assertThrows(InvalidQueryException.class, () -> WindowedQuery.plan(table, query));
+
+    assertThat(refused.getMessage(), containsString(refusal));
+    assertThat(refused.getMessage(), containsString("sql takes"));
+  }
+
+  private static java.util.List<String> finalRows(
+      String runner, int parallelism, TestStream<Row> input, String query, Duration lateness) {
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds(runner, parallelism));
+    Collected rows = new Collected();
+    pipeline
+        .apply(input)
+        .apply(SqlPerWindow.of("requests", query).withAllowedLateness(lateness))
+        .get(SqlPerWindow.ROWS)
+        .apply("Rows", MapElements.into(TypeDescriptors.strings()).via(WindowTopNTest::text))
+        .apply(rows.sink());
+    pipeline.run().waitUntilFinish();
+    return rows.snapshot().stream().collect(Collectors.toList());
+  }
+
+  private static TimestampedValue<Row> request(String host, long bytes, long millis) {
+    return TimestampedValue.of(
+        Row.withSchema(REQUEST).addValues(host, bytes).build(), new Instant(BASE + millis));
+  }
+
+  private static String text(Row row) {
+    return clock(row.getDateTime("window_start").toString())
+        + "|"
+        + row.getString("host")
+        + "|"
+        + row.getInt64("n")
+        + "|"
+        + row.getInt64("rownum")
+        + "|"
+        + row.getString("timing");
+  }
+
+  /** The time of day of an ISO-8601 instant, to the second. */
+  private static String clock(String instant) {
+    return instant.substring(11, 19);
+  }
+}
