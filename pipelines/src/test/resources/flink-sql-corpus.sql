@@ -279,7 +279,15 @@ SELECT * FROM (
   FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)))
 WHERE rownum <= 1;
 
--- refused: window Top-N over sessions | SESSION
+-- runs: window deduplication in each user's sessions
+SELECT * FROM (
+  SELECT `user`, t, v, window_start, window_end,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end, `user` ORDER BY rowtime DESC) AS rownum
+  FROM TABLE(SESSION(TABLE _source_table PARTITION BY `user`, DESCRIPTOR(rowtime),
+    INTERVAL '0.305' SECOND)))
+WHERE rownum = 1;
+
+-- refused: window Top-N over a session aggregate | SESSION
 SELECT * FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY n DESC) AS rownum
   FROM (SELECT window_start, window_end, `user`, COUNT(*) AS n

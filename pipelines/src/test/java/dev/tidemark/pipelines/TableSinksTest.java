@@ -4,12 +4,14 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tidemark.pipelines.io.TableColumn;
 import dev.tidemark.pipelines.io.TableLayout;
 import dev.tidemark.pipelines.sql.QueryTable;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,6 +123,68 @@ class TableSinksTest {
                   + " refused the row for table narrow_index: ERROR: value too long for type"
                   + " character varying(40)"));
     }
+  }
+
+  /**
+   * A window Top-N's rows are keyed by the window and the rank: with every pane written, a late
+   * record within the lateness that changes a window's ranking replaces its rows, and the table
+   * ends with each window's final top two, as the final lines have them.
+   */
+  @Test
+  void aWindowTopNsTableEndsWithEachWindowsFinalRanks(PostgresServer server) throws Exception {
+    Path input = directory.resolve("requests.csv");
+    Files.write(
+        input,
+        List.of(
+            "1700000001000,a,10",
+            "1700000001500,b,20",
+            "1700000002000,c,5",
+            "1700000002500,b,7",
+            "1700000009000,a,1",
+            "1700000012000,a,3",
+            "1700000015000,c,8",
+            "1700000030000,z,1",
+            // Late, within the lateness: c becomes the first of its window.
+            "1700000004000,c,50"));
+    String[] query = {
+      "sql",
+      "--source=file:" + input,
+      "--format=csv",
+      "--schema=ts BIGINT, host STRING, b BIGINT",
+      "--eventTime=ts",
+      "--table=requests",
+      "--allowedLateness=30s",
+      "--query=SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
+          + " ORDER BY total DESC) AS rownum FROM (SELECT window_start, window_end, host,"
+          + " SUM(b) AS total FROM TABLE(TUMBLE(TABLE requests, DESCRIPTOR(rowtime),"
+          + " INTERVAL '10' SECOND)) GROUP BY window_start, window_end, host)) WHERE rownum <= 2"
+    };
+    Outputs.Run lines = Outputs.run(directory, "top-hosts", query);
+    List<String> args = new ArrayList<>(List.of(query));
+    args.add("--sink=" + server.sink("top_hosts"));
+    args.add("--jdbcProperties=" + server.superuserProperties(directory));
+    CommandLine table = CommandLine.run(args.toArray(new String[0]));
+    assertThat(table.err, table.exitCode, equalTo(0));
+
+    List<String> finals = new ArrayList<>();
+    for (JsonNode line : lines.results()) {
+      if (line.get("final").asBoolean()) {
+        finals.add(
+            line.get("window_start").asText()
+                + "|"
+                + line.get("rownum").asLong()
+                + "|"
+                + line.get("host").asText()
+                + "|"
+                + line.get("total").asLong());
+      }
+    }
+    assertThat(finals, hasItem(containsString("|1|c|55")));
+    assertThat(
+        server.rows(
+            "SELECT to_char(window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS'), rownum,"
+                + " host, total FROM top_hosts"),
+        containsInAnyOrder(finals.toArray()));
   }
 
   /** The pipeline's results table: each of the bundled samples has one final pane a window. */

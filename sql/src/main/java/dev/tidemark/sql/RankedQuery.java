@@ -157,9 +157,10 @@ record RankedQuery(
         order = groupOrder(window.getOrderList());
       } else if (from != null && from.getKind() == SqlKind.COLLECTION_TABLE) {
         over = Over.ROWS;
-        for (SqlNode item : ranking.getSelectList()) {
-          if (item != rowNumber) {
-            rowItems.addAll(rowItems(item));
+        SqlNodeList selected = ranking.getSelectList();
+        for (int ordinal = 0; ordinal < selected.size(); ordinal++) {
+          if (selected.get(ordinal) != rowNumber) {
+            rowItems.addAll(rowItems(selected.get(ordinal), ordinal));
           }
         }
         order = rowOrder(window.getOrderList());
@@ -257,8 +258,11 @@ record RankedQuery(
       return order;
     }
 
-    /** The ranked rows' columns that {@code item} of the ranking's list stands for. */
-    private List<RowItem> rowItems(SqlNode item) throws InvalidQueryException {
+    /**
+     * The ranked rows' columns that {@code item}, at {@code ordinal} in the ranking's list, stands
+     * for; unnamed, an expression is {@code EXPR$ordinal}, as Flink SQL names it.
+     */
+    private List<RowItem> rowItems(SqlNode item, int ordinal) throws InvalidQueryException {
       if (item instanceof SqlIdentifier identifier && identifier.isStar()) {
         List<RowItem> all = new ArrayList<>();
         for (String column : table.queryColumns()) {
@@ -275,7 +279,7 @@ record RankedQuery(
               ? name(((SqlCall) item).operand(1), "an alias")
               : expression instanceof SqlIdentifier identifier
                   ? identifier.names.get(identifier.names.size() - 1)
-                  : "EXPR$" + values.size();
+                  : "EXPR$" + ordinal;
       if (expression instanceof SqlIdentifier identifier) {
         String column = identifier.names.get(identifier.names.size() - 1);
         String lowerCase = column.toLowerCase(Locale.ROOT);
@@ -292,6 +296,10 @@ record RankedQuery(
 
     /** The place among a row's values of {@code expression}'s, added when it is new. */
     private int value(String expression) {
+      int known = values.indexOf(expression);
+      if (known >= 0) {
+        return known;
+      }
       values.add(expression);
       return values.size() - 1;
     }

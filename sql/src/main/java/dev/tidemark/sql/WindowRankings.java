@@ -14,10 +14,10 @@ final class WindowRankings {
   private WindowRankings() {}
 
   static WindowRanking of(RankedQuery ranked, WindowedQuery planned) throws InvalidQueryException {
-    if (planned.windows().kind().merges()) {
+    if (planned.windows().kind().merges() && ranked.over() == RankedQuery.Over.GROUPS) {
       throw WindowedQueryPlanner.refused(
-          "window Top-N over SESSION windows is not supported: a session's bounds are known only"
-              + " once it closes");
+          "window Top-N over a SESSION aggregate is not supported: each group has sessions of its"
+              + " own, so a partition's groups share no window; rank a session's rows instead");
     }
     if (ranked.limit() > 10_000) {
       throw WindowedQueryPlanner.refused(

@@ -179,8 +179,8 @@ class WindowTopNTest {
       delimiter = '|',
       value = {
         "over sessions | SESSION(TABLE requests PARTITION BY host, DESCRIPTOR(rowtime), INTERVAL"
-            + " '5' SECOND) | PARTITION BY window_start, window_end | rownum <= 2 | over SESSION"
-            + " windows is not supported",
+            + " '5' SECOND) | PARTITION BY window_start, window_end | rownum <= 2 | over a SESSION"
+            + " aggregate is not supported",
         "without the window in PARTITION BY | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL"
             + " '10' SECOND) | PARTITION BY host | rownum <= 2 | must name window_start and"
             + " window_end",
