@@ -149,7 +149,7 @@ final class WindowRanking implements Serializable {
   List<WindowedQuery.ResultRow> rows(
       WindowedQuery query, EventKey key, WindowPane pane, List<@Nullable Object> aggregate) {
     List<Object[]> ranked =
-        overGroups() ? rankGroups(query, pane, aggregate) : rows(query, pane, aggregate);
+        overGroups() ? rankGroups(query, pane, aggregate) : tableRows(query, pane, aggregate);
     List<WindowedQuery.ResultRow> rows = new ArrayList<>(ranked.size());
     for (int rank = 1; rank <= ranked.size(); rank++) {
       Object[] row = ranked.get(rank - 1);
@@ -168,13 +168,15 @@ final class WindowRanking implements Serializable {
     return rows;
   }
 
+  /** A group's row of a window aggregate, with the group's key parts, as key text. */
+  private record GroupRow(Object[] row, List<@Nullable String> key) {}
+
   /** The groups' rows of a window aggregate, {@code HAVING} applied, the top N in rank order. */
   private List<Object[]> rankGroups(
       WindowedQuery query, WindowPane pane, List<@Nullable Object> groups) {
     int keyWidth = query.groupKeyCount();
     int width = keyWidth + query.aggregationCount();
-    List<Object[]> rows = new ArrayList<>();
-    List<List<@Nullable String>> keys = new ArrayList<>();
+    List<GroupRow> rows = new ArrayList<>();
     for (int at = 0; at + width <= groups.size(); at += width) {
       List<@Nullable String> groupKey = new ArrayList<>(keyWidth);
       for (int k = 0; k < keyWidth; k++) {
@@ -186,41 +188,25 @@ final class WindowRanking implements Serializable {
               pane,
               groups.subList(at + keyWidth, at + width));
       if (row != null) {
-        rows.add(row);
-        keys.add(groupKey);
+        rows.add(new GroupRow(row, groupKey));
       }
     }
-    List<Integer> places = new ArrayList<>();
-    for (int r = 0; r < rows.size(); r++) {
-      places.add(r);
-    }
-    Comparator<Integer> ranking = null;
+    Comparator<GroupRow> ranking = (a, b) -> 0;
     for (SortKey key : order) {
-      Comparator<Integer> byKey =
-          Comparator.comparing(r -> rows.get(r)[key.column()], key.values());
-      ranking = ranking == null ? byKey : ranking.thenComparing(byKey);
+      ranking = ranking.thenComparing(group -> group.row()[key.column()], key.values());
     }
     Comparator<@Nullable Object> text = SortKey.of(0, false, true).values();
-    Comparator<Integer> byGroup =
-        (a, b) -> {
-          for (int k = 0; k < keyWidth; k++) {
-            int compared = text.compare(keys.get(a).get(k), keys.get(b).get(k));
-            if (compared != 0) {
-              return compared;
-            }
-          }
-          return 0;
-        };
-    places.sort(ranking == null ? byGroup : ranking.thenComparing(byGroup));
-    List<Object[]> top = new ArrayList<>();
-    for (int r = 0; r < Math.min(limit, places.size()); r++) {
-      top.add(rows.get(places.get(r)));
+    for (int k = 0; k < keyWidth; k++) {
+      int part = k;
+      ranking = ranking.thenComparing(group -> group.key().get(part), text);
     }
-    return top;
+    rows.sort(ranking);
+    return rows.stream().limit(limit).map(GroupRow::row).toList();
   }
 
   /** The top rows of a table's, in rank order, each with its window bounds and values. */
-  private List<Object[]> rows(WindowedQuery query, WindowPane pane, List<@Nullable Object> top) {
+  private List<Object[]> tableRows(
+      WindowedQuery query, WindowPane pane, List<@Nullable Object> top) {
     List<Object[]> rows = new ArrayList<>();
     for (int at = 0; at + valueCount <= top.size(); at += valueCount) {
       Object[] row = new Object[rowColumns.size()];
