@@ -30,6 +30,22 @@ public final class InvalidQueryException extends Exception {
     return new InvalidQueryException(message, 0, 0, null, List.of());
   }
 
+  /**
+   * The same error, in the query that {@code written} was written from: its place, and the place
+   * its message names, mapped back ({@link WrittenQuery#placeInQuery}).
+   */
+  InvalidQueryException placedIn(WrittenQuery written) {
+    if (line <= 0) {
+      return this;
+    }
+    int[] place = written.placeInQuery(line, column);
+    String message =
+        getMessage()
+            .replaceFirst(
+                "line " + line + ", column " + column, "line " + place[0] + ", column " + place[1]);
+    return new InvalidQueryException(message, place[0], place[1], unknownColumn, columns);
+  }
+
   /** The line of the query where the error is, from 1; 0 when it has no place. */
   public int line() {
     return line;

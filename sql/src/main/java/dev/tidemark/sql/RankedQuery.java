@@ -31,14 +31,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>Over a window aggregate ({@link Over#GROUPS}) the ranked rows are its result rows, and the
  * aggregate is planned as any query, written {@link QueryText#onlyOf alone in its place}. Over a
- * window table function ({@link Over#ROWS}) they are the table's rows: each selected and ordering
- * expression is then planned as the argument of a {@code FIRST_VALUE} grouped by the window and the
- * partition, so that Calcite plans and compiles every expression and the pane engine carries each
- * row's values; the pane engine keeps the top N rows, never the call's value.
+ * window table function ({@link Over#ROWS}) they are the table's rows, whose values {@link
+ * RankedRowsQuery} plans. Either way, an error names its place in the user's query.
  */
 record RankedQuery(
     Over over,
-    String plannedQuery,
+    WrittenQuery planned,
     List<String> partition,
     List<SortItem> order,
     long limit,
@@ -58,13 +56,17 @@ record RankedQuery(
 
   /**
    * One expression of {@code ORDER BY}: a column of the aggregate's result ({@link Over#GROUPS}),
-   * or the place of its value among a row's ({@link Over#ROWS}).
+   * or, over a table's rows, the result column of the query that plans them that has its value.
    */
   record SortItem(
-      String column, int valueIndex, boolean descending, @Nullable Boolean nullsFirst) {}
+      String column, int resultColumn, boolean descending, @Nullable Boolean nullsFirst) {}
 
-  /** One column of the ranked rows over a window table function: a window bound or a value. */
-  record RowItem(String name, @Nullable String windowColumn, int valueIndex) {}
+  /**
+   * One column of the ranked rows over a window table function: a window bound ({@code
+   * window_start}, {@code window_end} or {@code window_time}), or the value of the query's result
+   * column {@code resultColumn}.
+   */
+  record RowItem(String name, @Nullable String windowColumn, int resultColumn) {}
 
   private static final List<String> WINDOW_COLUMNS = List.of("window_start", "window_end");
 
@@ -112,11 +114,48 @@ record RankedQuery(
     return node != null && node.getKind() == SqlKind.AS ? ((SqlCall) node).operand(0) : node;
   }
 
+  /** An {@code ORDER BY} item without its direction and {@code NULLS} order. */
+  static SqlNode unordered(SqlNode item) {
+    SqlNode node = item;
+    while (node.getKind() == SqlKind.DESCENDING
+        || node.getKind() == SqlKind.NULLS_FIRST
+        || node.getKind() == SqlKind.NULLS_LAST) {
+      node = ((SqlCall) node).operand(0);
+    }
+    return node;
+  }
+
+  /** Whether an {@code ORDER BY} item is {@code DESC}. */
+  static boolean isDescending(SqlNode item) {
+    SqlNode node = item;
+    while (node instanceof SqlCall call
+        && (node.getKind() == SqlKind.NULLS_FIRST || node.getKind() == SqlKind.NULLS_LAST)) {
+      node = call.operand(0);
+    }
+    return node.getKind() == SqlKind.DESCENDING;
+  }
+
+  /** Whether an {@code ORDER BY} item says {@code NULLS FIRST}; null when it says neither. */
+  static @Nullable Boolean nullsFirst(SqlNode item) {
+    return switch (item.getKind()) {
+      case NULLS_FIRST -> true;
+      case NULLS_LAST -> false;
+      default -> null;
+    };
+  }
+
+  /** The name {@code node} is, a column or an alias. */
+  static String name(SqlNode node, String where) throws InvalidQueryException {
+    if (!(node instanceof SqlIdentifier identifier) || identifier.isStar()) {
+      throw WindowedQueryPlanner.refused(where + " takes columns by name; " + node + " is not one");
+    }
+    return identifier.names.get(identifier.names.size() - 1);
+  }
+
   /** The reading of one query's parse tree. */
   private static final class Reading {
     private final QueryText text;
     private final SqlTable table;
-    private final List<String> values = new ArrayList<>();
 
     Reading(QueryText text, SqlTable table) {
       this.text = text;
@@ -143,8 +182,8 @@ record RankedQuery(
       List<String> partition = partition(window.getPartitionList());
       SqlNode from = unaliased(ranking.getFrom());
       Over over;
-      String planned;
-      List<RowItem> rowItems = new ArrayList<>();
+      WrittenQuery planned;
+      List<RowItem> rowItems = List.of();
       List<SortItem> order;
       if (from instanceof SqlSelect aggregate) {
         if (ranking.getWhere() != null) {
@@ -153,18 +192,14 @@ record RankedQuery(
                   + " aggregate's rows with its HAVING");
         }
         over = Over.GROUPS;
-        planned = text.onlyOf(aggregate);
+        planned = WrittenQuery.asTyped(text.onlyOf(aggregate));
         order = groupOrder(window.getOrderList());
       } else if (from != null && from.getKind() == SqlKind.COLLECTION_TABLE) {
         over = Over.ROWS;
-        SqlNodeList selected = ranking.getSelectList();
-        for (int ordinal = 0; ordinal < selected.size(); ordinal++) {
-          if (selected.get(ordinal) != rowNumber) {
-            rowItems.addAll(rowItems(selected.get(ordinal), ordinal));
-          }
-        }
-        order = rowOrder(window.getOrderList());
-        planned = rowsQuery(ranking, window.getPartitionList());
+        RankedRowsQuery.Written rows = RankedRowsQuery.of(text, table, ranking, rowNumber, window);
+        planned = rows.query();
+        rowItems = rows.items();
+        order = rows.order();
       } else {
         throw refused(
             "ROW_NUMBER() OVER ranks the rows of a window aggregate or of a window table function"
@@ -247,89 +282,6 @@ record RankedQuery(
       return order;
     }
 
-    private List<SortItem> rowOrder(SqlNodeList orderList) {
-      List<SortItem> order = new ArrayList<>();
-      for (SqlNode item : orderList) {
-        SqlNode expression = unordered(item);
-        order.add(
-            new SortItem(
-                text.of(expression), value(expression), isDescending(item), nullsFirst(item)));
-      }
-      return order;
-    }
-
-    /**
-     * The ranked rows' columns that {@code item}, at {@code ordinal} in the ranking's list, stands
-     * for; unnamed, an expression is {@code EXPR$ordinal}, as Flink SQL names it.
-     */
-    private List<RowItem> rowItems(SqlNode item, int ordinal) throws InvalidQueryException {
-      if (item instanceof SqlIdentifier identifier && identifier.isStar()) {
-        List<RowItem> all = new ArrayList<>();
-        for (String column : table.queryColumns()) {
-          all.add(new RowItem(column, null, value(quoted(column))));
-        }
-        for (String bound : List.of("window_start", "window_end", "window_time")) {
-          all.add(new RowItem(bound, bound, -1));
-        }
-        return all;
-      }
-      SqlNode expression = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
-      String name =
-          item.getKind() == SqlKind.AS
-              ? name(((SqlCall) item).operand(1), "an alias")
-              : expression instanceof SqlIdentifier identifier
-                  ? identifier.names.get(identifier.names.size() - 1)
-                  : "EXPR$" + ordinal;
-      if (expression instanceof SqlIdentifier identifier) {
-        String column = identifier.names.get(identifier.names.size() - 1);
-        String lowerCase = column.toLowerCase(Locale.ROOT);
-        if (List.of("window_start", "window_end", "window_time").contains(lowerCase)) {
-          return List.of(new RowItem(name, lowerCase, -1));
-        }
-      }
-      return List.of(new RowItem(name, null, value(expression)));
-    }
-
-    private int value(SqlNode expression) {
-      return value(text.of(expression));
-    }
-
-    /** The place among a row's values of {@code expression}'s, added when it is new. */
-    private int value(String expression) {
-      int known = values.indexOf(expression);
-      if (known >= 0) {
-        return known;
-      }
-      values.add(expression);
-      return values.size() - 1;
-    }
-
-    /**
-     * The query that plans the ranked rows' values: each as a {@code FIRST_VALUE}, grouped by the
-     * window and the partition, over the ranking's {@code FROM} and {@code WHERE} as written.
-     */
-    private String rowsQuery(SqlSelect ranking, SqlNodeList partitionList) {
-      StringBuilder query = new StringBuilder("SELECT ");
-      for (int v = 0; v < values.size(); v++) {
-        query
-            .append(v == 0 ? "" : ", ")
-            .append("FIRST_VALUE(")
-            .append(values.get(v))
-            .append(") AS `value")
-            .append(v)
-            .append('`');
-      }
-      query.append(" FROM ").append(text.of(ranking.getFrom()));
-      if (ranking.getWhere() != null) {
-        query.append(" WHERE ").append(text.of(ranking.getWhere()));
-      }
-      query.append(" GROUP BY ");
-      for (int p = 0; p < partitionList.size(); p++) {
-        query.append(p == 0 ? "" : ", ").append(text.of(partitionList.get(p)));
-      }
-      return query.toString();
-    }
-
     private boolean isEventTime(SqlNode expression) {
       return expression instanceof SqlIdentifier identifier
           && identifier.names.get(identifier.names.size() - 1).equals(table.rowtime());
@@ -352,45 +304,6 @@ record RankedQuery(
         names.add(name(item, "a window Top-N's SELECT list, over the rows it ranks,"));
       }
       return names;
-    }
-
-    private static SqlNode unordered(SqlNode item) {
-      SqlNode node = item;
-      while (node.getKind() == SqlKind.DESCENDING
-          || node.getKind() == SqlKind.NULLS_FIRST
-          || node.getKind() == SqlKind.NULLS_LAST) {
-        node = ((SqlCall) node).operand(0);
-      }
-      return node;
-    }
-
-    private static boolean isDescending(SqlNode item) {
-      SqlNode node = item;
-      while (node instanceof SqlCall call
-          && (node.getKind() == SqlKind.NULLS_FIRST || node.getKind() == SqlKind.NULLS_LAST)) {
-        node = call.operand(0);
-      }
-      return node.getKind() == SqlKind.DESCENDING;
-    }
-
-    private static @Nullable Boolean nullsFirst(SqlNode item) {
-      return switch (item.getKind()) {
-        case NULLS_FIRST -> true;
-        case NULLS_LAST -> false;
-        default -> null;
-      };
-    }
-
-    private static String quoted(String name) {
-      return "`" + name.replace("`", "``") + "`";
-    }
-
-    /** The name {@code node} is, a column or an alias. */
-    private static String name(SqlNode node, String where) throws InvalidQueryException {
-      if (!(node instanceof SqlIdentifier identifier) || identifier.isStar()) {
-        throw refused(where + " takes columns by name; " + node + " is not one");
-      }
-      return identifier.names.get(identifier.names.size() - 1);
     }
 
     private static InvalidQueryException refused(String what) {

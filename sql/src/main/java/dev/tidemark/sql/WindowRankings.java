@@ -97,14 +97,14 @@ final class WindowRankings {
         rowColumns.add(new WindowRanking.RowColumn(item.windowColumn(), -1));
         types.add(ColumnType.TIMESTAMP);
       } else {
-        Aggregation call = calls.get(grouped[item.valueIndex()] - groupCount);
+        Aggregation call = calls.get(grouped[item.resultColumn()] - groupCount);
         rowColumns.add(new WindowRanking.RowColumn(null, call.argumentSlot()));
-        types.add(planned.groupResultTypes().get(item.valueIndex()));
+        types.add(planned.groupResultTypes().get(item.resultColumn()));
       }
     }
     List<WindowRanking.SortKey> order = new ArrayList<>();
     for (RankedQuery.SortItem item : ranked.order()) {
-      Aggregation call = calls.get(grouped[item.valueIndex()] - groupCount);
+      Aggregation call = calls.get(grouped[item.resultColumn()] - groupCount);
       order.add(
           WindowRanking.SortKey.of(call.argumentSlot(), item.descending(), item.nullsFirst()));
     }

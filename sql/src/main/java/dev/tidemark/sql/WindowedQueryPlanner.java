@@ -95,7 +95,12 @@ final class WindowedQueryPlanner {
     }
     RankedQuery ranked = RankedQuery.of(query, table);
     if (ranked != null) {
-      WindowedQuery ranks = planAggregate(table, ranked.plannedQuery());
+      WindowedQuery ranks;
+      try {
+        ranks = planAggregate(table, ranked.planned().query());
+      } catch (InvalidQueryException e) {
+        throw e.placedIn(ranked.planned());
+      }
       return ranks.withRanking(WindowRankings.of(ranked, ranks));
     }
     return planAggregate(table, query);

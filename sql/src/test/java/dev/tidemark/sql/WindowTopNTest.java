@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tidemark.transforms.testing.Collected;
@@ -209,6 +210,30 @@ class WindowTopNTest {
 
     assertThat(refused.getMessage(), containsString(refusal));
     assertThat(refused.getMessage(), containsString("sql takes"));
+  }
+
+  /** An error in the ranked rows' expressions names its place in the query as it was typed. */
+  @Test
+  void anUnknownColumnAmongTheRankedRowsNamesItsPlaceInTheQuery() throws Exception {
+    String query =
+        String.join(
+            "\n",
+            "SELECT * FROM (",
+            "  SELECT host, bites, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
+                + " ORDER BY bytes DESC) AS rownum",
+            "  FROM TABLE(TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL '10' SECOND)))",
+            "WHERE rownum <= 2");
+    SqlTable table = SqlTable.ofRows("requests", REQUEST);
+
+    InvalidQueryException unknown =
+        assertThrows(InvalidQueryException.class, () -> WindowedQuery.plan(table, query));
+
+    int column = query.lines().toList().get(1).indexOf("bites") + 1;
+    assertThat(
+        unknown.getMessage(),
+        startsWith("at line 2, column " + column + ": there is no column 'bites'"));
+    assertThat(unknown.line(), equalTo(2));
+    assertThat(unknown.column(), equalTo(column));
   }
 
   private static java.util.List<String> finalRows(
