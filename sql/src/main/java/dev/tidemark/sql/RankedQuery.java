@@ -229,6 +229,12 @@ record RankedQuery(
     private static long limit(@Nullable SqlNode where, String rankName)
         throws InvalidQueryException {
       String expected = "a window Top-N's outer WHERE is " + rankName + " <= N";
+      if (where != null && where.getKind() == SqlKind.AND) {
+        throw refused(
+            expected
+                + ", alone: filter the rows it ranks in the subquery's WHERE, or the aggregate's"
+                + " HAVING");
+      }
       if (!(where instanceof SqlBasicCall condition)
           || condition.operandCount() != 2
           || !(condition.operand(1) instanceof SqlLiteral bound)

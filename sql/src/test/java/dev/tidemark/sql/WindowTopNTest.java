@@ -188,6 +188,9 @@ class WindowTopNTest {
         "a rank other than the first | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL '10'"
             + " SECOND) | PARTITION BY window_start, window_end | rownum = 2 | outer WHERE is"
             + " rownum <= N",
+        "another condition beside the rank | TUMBLE(TABLE requests, DESCRIPTOR(rowtime),"
+            + " INTERVAL '10' SECOND) | PARTITION BY window_start, window_end | rownum <= 2 AND"
+            + " n > 1 | outer WHERE is rownum <= N, alone",
         "a partition that is not a group | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL"
             + " '10' SECOND) | PARTITION BY window_start, window_end, n | rownum <= 2 | PARTITION"
             + " BY n: a window Top-N over an aggregate partitions by the aggregate's GROUP BY"
