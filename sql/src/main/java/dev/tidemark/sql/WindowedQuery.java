@@ -30,6 +30,12 @@ import org.joda.time.Instant;
  * and a pipeline can account for it, but it is in no result, and its late copy is no late row. It
  * is counted once, in {@code tidemark:filteredRecords}, as it is read; {@link LateRows} takes a
  * late one back from the pane step's late count.
+ *
+ * <h2>A window Top-N</h2>
+ *
+ * <p>A window Top-N or deduplication ({@link RankedQuery}) is the query of the rows it ranks with a
+ * {@link WindowRanking}: its panes are the partition's, its aggregate gives what the ranking needs
+ * (every group's aggregates, or the top N rows), and each pane has up to N result rows.
  */
 public final class WindowedQuery implements Serializable {
 
