@@ -52,6 +52,11 @@ final class EventTimeColumn implements Serializable {
     return name;
   }
 
+  /** Whether the column is read as a {@code TIMESTAMP} is: epoch milliseconds, or a time's text. */
+  boolean readsTimestamps() {
+    return reading == Reading.TIMESTAMP;
+  }
+
   /**
    * The event time in {@code text}, in epoch milliseconds.
    *

@@ -92,7 +92,7 @@ final class FlinkSyntax {
           if ((name.equals("FROM_UNIXTIME") || name.equals("UNIX_TIMESTAMP"))
               && arguments >= 1
               && arguments <= 2) {
-            int end = endOf(call.operand(arguments - 1));
+            int end = text.endOf(call.operand(arguments - 1));
             String format = arguments == 1 ? ", '" + FlinkTimeFunctions.DEFAULT_FORMAT + "'" : "";
             splices.add(new WrittenQuery.Splice(end, end, format + ", '" + zone.getId() + "'"));
           }
@@ -149,7 +149,7 @@ final class FlinkSyntax {
    * Writes {@code call}'s name as {@code name}, padded to its length, so nothing after it moves.
    */
   private void renameFunction(SqlCall call, String name) {
-    int start = startOf(call);
+    int start = text.startOf(call);
     int nameLength = call.getOperator().getName().length();
     splices.add(new WrittenQuery.Splice(start, start + nameLength, padded(name, nameLength)));
   }
@@ -173,7 +173,9 @@ final class FlinkSyntax {
       }
       splices.add(
           new WrittenQuery.Splice(
-              startOf(argument), endOf(argument), text(semantics.operand(0), argument)));
+              text.startOf(argument),
+              text.endOf(argument),
+              text.of(argument, semantics.operand(0))));
     }
     Set<String> grouped = new LinkedHashSet<>();
     SqlNodeList group = select.getGroup();
@@ -206,23 +208,24 @@ final class FlinkSyntax {
       throw WindowedQueryPlanner.refused("SESSION with a start or offset is not supported");
     }
     String time = quoted(simpleName(window.operand(0), "SESSION's time column"));
-    String tableText = text(name);
+    String tableText = text.of(name);
     String alias =
         select.getFrom() == name ? " AS " + quoted(name.names.get(name.names.size() - 1)) : "";
     splices.add(
         new WrittenQuery.Splice(
-            startOf(name),
-            endOf(name),
+            text.startOf(name),
+            text.endOf(name),
             "TABLE(TUMBLE(TABLE "
                 + tableText
                 + ", DESCRIPTOR("
                 + time
                 + "), "
-                + text(window.operand(1))
+                + text.of(window.operand(1))
                 + "))"
                 + alias));
     splices.add(
-        new WrittenQuery.Splice(startOf(window), endOf(window), "window_start, window_end"));
+        new WrittenQuery.Splice(
+            text.startOf(window), text.endOf(window), "window_start, window_end"));
     SqlNodeList items = select.getSelectList();
     for (int ordinal = 0; ordinal < items.size(); ordinal++) {
       SqlNode item = items.get(ordinal);
@@ -260,7 +263,9 @@ final class FlinkSyntax {
     boolean start = bound.getOperator().getName().equalsIgnoreCase("SESSION_START");
     splices.add(
         new WrittenQuery.Splice(
-            startOf(bound), endOf(bound), (start ? "window_start" : "window_end") + alias));
+            text.startOf(bound),
+            text.endOf(bound),
+            (start ? "window_start" : "window_end") + alias));
   }
 
   private WrittenQuery written() {
@@ -284,24 +289,6 @@ final class FlinkSyntax {
 
   private static @Nullable SqlNode operand(SqlNode call, int index) {
     return ((SqlCall) call).getOperandList().get(index);
-  }
-
-  /** The text of {@code node}, as the user wrote it. */
-  private String text(SqlNode node) {
-    return text.of(node);
-  }
-
-  /** The text of {@code node}, which begins where {@code outer} does. */
-  private String text(SqlNode node, SqlNode outer) {
-    return text.of(outer, node);
-  }
-
-  private int startOf(SqlNode node) {
-    return text.startOf(node);
-  }
-
-  private int endOf(SqlNode node) {
-    return text.endOf(node);
   }
 
   /** Every {@code SELECT} of {@code parsed}, subqueries too. */

@@ -43,6 +43,12 @@ public final class SqlRecordFormat implements EventFormat {
   /** The record column that is the event-time column itself, not a query column; -1 if none. */
   private final int timeOnlyColumn;
 
+  /**
+   * Whether the event time is a query column's own value, epoch milliseconds ({@code BIGINT}) or a
+   * {@code TIMESTAMP}, which a record's parse reads once for both.
+   */
+  private final boolean timeIsAValue;
+
   private SqlRecordFormat(WindowedQuery query, Shape shape, EventTimeColumn eventTime) {
     this.query = query;
     this.shape = shape;
@@ -50,6 +56,11 @@ public final class SqlRecordFormat implements EventFormat {
     this.columns = recordColumns.stream().map(DeclaredColumn::name).toArray(String[]::new);
     this.eventTime = eventTime;
     this.timeOnlyColumn = query.table().timeColumnIsRowtime() ? eventTime.column() : -1;
+    ColumnType timeType = recordColumns.get(eventTime.column()).type();
+    this.timeIsAValue =
+        timeOnlyColumn < 0
+            && eventTime.readsTimestamps()
+            && (timeType == ColumnType.BIGINT || timeType == ColumnType.TIMESTAMP);
   }
 
   /**
@@ -78,7 +89,8 @@ public final class SqlRecordFormat implements EventFormat {
     if (timeText == null) {
       throw isNull(raw, eventTime.name(), "it holds the event time");
     }
-    long time = eventTime.epochMillis(timeText, zone.zone());
+    Object timeValue = timeIsAValue ? timeValue(timeText, zone) : null;
+    long time = timeValue != null ? (Long) timeValue : eventTime.epochMillis(timeText, zone.zone());
     Object[] row = new Object[columns.length + (timeOnlyColumn < 0 ? 1 : 0)];
     int at = 0;
     for (int c = 0; c < columns.length; c++) {
@@ -93,11 +105,30 @@ public final class SqlRecordFormat implements EventFormat {
         row[at++] = null;
         continue;
       }
-      Object value = column.parse(texts[c], zone.zone());
+      Object value =
+          c == eventTime.column() && timeValue != null
+              ? timeValue
+              : column.parse(texts[c], zone.zone());
       row[at++] = column.type() == ColumnType.TIMESTAMP ? zone.local((Long) value) : value;
     }
     row[at] = zone.local(time);
     return query.event(row, EventTimes.check(eventTime.name(), time), raw);
+  }
+
+  /**
+   * The event-time column's value, which is the event time too: parsed once for both. Null when the
+   * text is no value of the column, or a value no time reads ({@code +5} is a {@code BIGINT}, never
+   * a time): the event time is then read on its own, and refuses the record in its words.
+   */
+  private @Nullable Object timeValue(String text, SessionTimeZone zone) {
+    if (text.trim().startsWith("+")) {
+      return null;
+    }
+    try {
+      return recordColumns.get(eventTime.column()).parse(text, zone.zone());
+    } catch (BadRecordException notAValue) {
+      return null;
+    }
   }
 
   /** Why a record whose field {@code column} is null or missing is refused. */

@@ -30,6 +30,9 @@ final class TopRowsFn
   private final boolean laterArrivalFirst;
   private final int valueCount;
 
+  /** The rank order of two rows, made once per instance: rows come for each record. */
+  private transient @Nullable Comparator<List<@Nullable Object>> ranking;
+
   TopRowsFn(
       int limit, List<WindowRanking.SortKey> order, boolean laterArrivalFirst, int valueCount) {
     this.limit = limit;
@@ -83,15 +86,22 @@ final class TopRowsFn
   }
 
   private Comparator<List<@Nullable Object>> ranking() {
-    Comparator<List<@Nullable Object>> ranking = null;
+    if (ranking == null) {
+      ranking = rankOrder();
+    }
+    return ranking;
+  }
+
+  private Comparator<List<@Nullable Object>> rankOrder() {
+    Comparator<List<@Nullable Object>> byOrder = null;
     for (WindowRanking.SortKey key : order) {
       Comparator<List<@Nullable Object>> byKey =
           Comparator.comparing(row -> row.get(key.column() + 1), key.values());
-      ranking = ranking == null ? byKey : ranking.thenComparing(byKey);
+      byOrder = byOrder == null ? byKey : byOrder.thenComparing(byKey);
     }
     Comparator<List<@Nullable Object>> byArrival = Comparator.comparing(row -> (Long) row.get(0));
     byArrival = laterArrivalFirst ? byArrival.reversed() : byArrival;
-    return ranking == null ? byArrival : ranking.thenComparing(byArrival);
+    return byOrder == null ? byArrival : byOrder.thenComparing(byArrival);
   }
 
   private static List<List<@Nullable Object>> mutable(List<List<@Nullable Object>> top) {

@@ -4,6 +4,7 @@ import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -75,6 +76,7 @@ final class WindowRanking implements Serializable {
   private final List<String> names;
   private final List<ColumnType> types;
   private final List<String> keyNames;
+  private final List<ColumnType> keyTypes;
 
   WindowRanking(
       RankedQuery.Over over,
@@ -103,6 +105,9 @@ final class WindowRanking implements Serializable {
     this.names = List.copyOf(names);
     this.types = List.copyOf(types);
     this.keyNames = List.copyOf(keyNames);
+    List<ColumnType> partitionAndRank = new ArrayList<>(partitionTypes);
+    partitionAndRank.add(ColumnType.BIGINT);
+    this.keyTypes = List.copyOf(partitionAndRank);
   }
 
   /** Whether the ranked rows are a window aggregate's groups, rather than a table's rows. */
@@ -110,9 +115,14 @@ final class WindowRanking implements Serializable {
     return over == RankedQuery.Over.GROUPS;
   }
 
-  /** The parts of a group's key that are the partition's, over a window aggregate. */
-  int[] partitionParts() {
-    return partitionParts.clone();
+  /** The partition's key parts of {@code groupKey}, a group's key over a window aggregate. */
+  @Nullable String[] partitionOf(@Nullable String[] groupKey) {
+    @Nullable String[] partition = new String[Math.max(1, partitionParts.length)];
+    Arrays.fill(partition, "");
+    for (int p = 0; p < partitionParts.length; p++) {
+      partition[p] = groupKey[partitionParts[p]];
+    }
+    return partition;
   }
 
   /** The top N rows of a partition so far, over a table's rows. */
@@ -137,8 +147,6 @@ final class WindowRanking implements Serializable {
 
   /** The types of a row's key. */
   List<ColumnType> keyTypes() {
-    List<ColumnType> keyTypes = new ArrayList<>(partitionTypes);
-    keyTypes.add(ColumnType.BIGINT);
     return keyTypes;
   }
 

@@ -185,7 +185,7 @@ public final class WindowedQuery implements Serializable {
     if (ranking != null && ranking.overGroups()) {
       // A window Top-N's pane is the partition's: each event carries its group's key.
       arguments.addAll(Arrays.asList(parts).subList(0, keyColumns.length));
-      parts = partitionOf(parts, ranking.partitionParts());
+      parts = ranking.partitionOf(parts);
     }
     for (int column : argumentColumns) {
       arguments.add(projected[column]);
@@ -199,15 +199,6 @@ public final class WindowedQuery implements Serializable {
         Event.UNKNOWN_POSITION,
         null,
         arguments);
-  }
-
-  private static @Nullable String[] partitionOf(@Nullable String[] groupKey, int[] partitionParts) {
-    @Nullable String[] partition = new String[Math.max(1, partitionParts.length)];
-    Arrays.fill(partition, "");
-    for (int p = 0; p < partitionParts.length; p++) {
-      partition[p] = groupKey[partitionParts[p]];
-    }
-    return partition;
   }
 
   private Object @Nullable [] beforeGrouping(Object[] row) throws BadRecordException {
