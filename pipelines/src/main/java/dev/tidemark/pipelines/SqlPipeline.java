@@ -43,6 +43,7 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * {@code sql}: a windowed SQL query of the user's own over their JSON or CSV records, run on
@@ -168,25 +169,27 @@ public final class SqlPipeline {
 
   /**
    * The query planned by {@code plans}, from all it is planned from: the query's text, the table's
-   * name, schema and event time, and the time zone.
+   * name, schema and event time or the text of its definition, and the time zone.
    */
   private static WindowedQuery query(Options options, QueryPlans plans) {
     String text = textOf("--query", options.getQuery());
     ZoneId zone = TimeZoneOptions.zoneOf(options);
-    SqlTable table =
-        options.getDdl() == null
-            ? declaredTable(options)
-            : TableDdl.apply(options, textOf("--ddl", options.getDdl()));
+    // A table definition also sets options, so it is read on every run; --schema only to plan: a
+    // saved plan holds the table it was planned over.
+    @Nullable String ddl = options.getDdl() == null ? null : textOf("--ddl", options.getDdl());
+    @Nullable SqlTable defined = ddl == null ? null : TableDdl.apply(options, ddl);
     String inputs =
         String.join(
             "\n",
             "table " + options.getTable(),
             "schema " + options.getSchema(),
             "eventTime " + options.getEventTime(),
-            "ddl " + options.getDdl(),
+            "ddl " + ddl,
             "timeZone " + zone.getId(),
             "query " + text);
-    return plans.plan(inputs, () -> planNow(options, table, zone, text));
+    return plans.plan(
+        inputs,
+        () -> planNow(options, defined != null ? defined : declaredTable(options), zone, text));
   }
 
   /** The table {@code --table}, {@code --schema} and {@code --eventTime} declare. */

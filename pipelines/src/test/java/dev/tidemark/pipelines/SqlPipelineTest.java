@@ -15,6 +15,7 @@ import dev.tidemark.transforms.testing.SuiteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -151,6 +152,22 @@ class SqlPipelineTest {
     }
   }
 
+  /** A table definition read from a file is known by what the file says, not by its name. */
+  @Test
+  void aTableDefinitionsPlanIsKnownByTheFilesText() throws Exception {
+    Path ddl = directory.resolve("plan-table.sql");
+    String table =
+        "CREATE TABLE _source_table (t BIGINT, i STRING, op %s, rowtime AS TO_TIMESTAMP_LTZ(t, 3),"
+            + " WATERMARK FOR rowtime AS rowtime - INTERVAL '2' SECOND)";
+    Files.writeString(ddl, table.formatted("STRING"));
+    String given = inputsOfThePlan("--ddl=@" + ddl);
+    assertThat(inputsOfThePlan("--ddl=@" + ddl), equalTo(given));
+
+    Files.writeString(ddl, table.formatted("INT"));
+
+    assertThat(inputsOfThePlan("--ddl=@" + ddl), not(equalTo(given)));
+  }
+
   /** What {@code sql}'s query is planned from, given the sample's options and {@code more}. */
   private static String inputsOfThePlan(String... more) throws InvalidQueryException {
     WindowedQuery s5 =
@@ -159,6 +176,9 @@ class SqlPipelineTest {
             SqlPipeline.S5_QUERY);
     Map<String, String> args = new TreeMap<>();
     args.put("--schema", "--schema=t BIGINT, sent BIGINT, i VARCHAR, op VARCHAR");
+    if (Arrays.stream(more).anyMatch(option -> option.startsWith("--ddl="))) {
+      args.remove("--schema");
+    }
     for (String option : more) {
       args.put(option.substring(0, option.indexOf('=')), option);
     }

@@ -38,8 +38,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       WindowedQuery}, which only the same classes read back as they were written. A rebuilt jar
  *       uses a new directory, and the first plan it saves deletes the directories of other builds.
  *   <li>A plan's file is named after a SHA-256 of everything the plan is made from (the query's
- *       text, the table's name, schema and event time, the time zone), so another query, schema or
- *       zone is planned anew, never read from another's plan.
+ *       text, the table's name, schema and event time or the text of its definition, the time
+ *       zone), so another query, schema, definition or zone is planned anew, never read from
+ *       another's plan.
  *   <li>{@link #plan} only reads; the command line saves what it planned ({@link #save}) after the
  *       pipeline is built, so building one writes nothing. A query that does not plan is never
  *       saved. A file is written whole under another name and then moved into place, so a run never
