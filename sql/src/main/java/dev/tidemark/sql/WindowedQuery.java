@@ -175,37 +175,36 @@ public final class WindowedQuery implements Serializable {
       FILTERED_RECORDS.inc();
       return new Event(filteredKey, eventTime, 0, raw);
     }
-    @Nullable String[] parts = new String[Math.max(1, keyColumns.length)];
-    Arrays.fill(parts, "");
+    // A query without GROUP BY columns has one group, whose key is one empty part.
+    @Nullable String[] parts =
+        keyColumns.length == 0 ? new String[] {""} : new String[keyColumns.length];
     for (int k = 0; k < keyColumns.length; k++) {
       Object value = projected[keyColumns[k]];
       parts[k] = value == null ? null : keyTypes.get(k).keyText(value);
     }
-    List<@Nullable Object> arguments = new ArrayList<>(keyColumns.length + argumentColumns.length);
-    if (ranking != null && ranking.overGroups()) {
-      // A window Top-N's pane is the partition's: each event carries its group's key.
-      arguments.addAll(Arrays.asList(parts).subList(0, keyColumns.length));
-      parts = ranking.partitionOf(parts);
-    }
-    for (int column : argumentColumns) {
-      arguments.add(projected[column]);
+    // A window Top-N's pane is the partition's: each event carries its group's key first.
+    int groupKey = ranking != null && ranking.overGroups() ? keyColumns.length : 0;
+    @Nullable Object[] arguments = new Object[groupKey + argumentColumns.length];
+    System.arraycopy(parts, 0, arguments, 0, groupKey);
+    for (int a = 0; a < argumentColumns.length; a++) {
+      arguments[groupKey + a] = projected[argumentColumns[a]];
     }
     return new Event(
-        EventKey.withNulls(parts),
+        EventKey.withNulls(groupKey > 0 ? ranking.partitionOf(parts) : parts),
         eventTime,
         0,
         raw,
         Watermarks.MIN,
         Event.UNKNOWN_POSITION,
         null,
-        arguments);
+        Arrays.asList(arguments));
   }
 
   private Object @Nullable [] beforeGrouping(Object[] row) throws BadRecordException {
     Object[] current = row;
     try {
-      for (RowStep step : steps) {
-        current = step.apply(current);
+      for (int s = 0; s < steps.size(); s++) {
+        current = steps.get(s).apply(current);
         if (current == null) {
           return null;
         }

@@ -275,9 +275,7 @@ final class WindowedQueryPlanner {
     for (RelNode step : chain) {
       if (step instanceof BeamCalcRel calc) {
         steps.add(
-            new RowStep.Calc(
-                RowExpressions.of(
-                    calc.getProgram(), calc.getCluster().getRexBuilder(), table.timeZone())));
+            RowStep.of(calc.getProgram(), calc.getCluster().getRexBuilder(), table.timeZone()));
         traces.add(Trace.of(calc));
       } else {
         if (function != null) {
