@@ -89,6 +89,13 @@ public final class PostgresServer implements AutoCloseable {
     return DriverManager.getConnection(node.url(), node.superuser());
   }
 
+  /** The server's major version, as its JDBC driver gives it. */
+  public int majorVersion() throws SQLException {
+    try (Connection connection = connect()) {
+      return connection.getMetaData().getDatabaseMajorVersion();
+    }
+  }
+
   /** The JDBC URL of the {@code tidemark} database, and the superuser's login. */
   String url() {
     return node.url();

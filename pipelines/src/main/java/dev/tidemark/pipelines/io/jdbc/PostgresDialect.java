@@ -27,6 +27,9 @@ public final class PostgresDialect implements SqlDialect {
   private static final Set<String> TRANSIENT_STATES =
       Set.of("57P01", "57P02", "57P03", "53300", "40001", "40P01");
 
+  /** The first major version of PostgreSQL whose unique keys may hold {@code NULL} as a value. */
+  private static final int NULLS_NOT_DISTINCT_SINCE = 15;
+
   /** A row's own errors, beside the data exceptions of class {@code 22}: nulls and checks. */
   private static final Set<String> ROW_STATES = Set.of("23502", "23514");
 
@@ -64,8 +67,15 @@ public final class PostgresDialect implements SqlDialect {
     return types.contains(databaseType);
   }
 
+  /**
+   * A panes table's key is unique with {@code NULL}s not distinct where the server has that
+   * (PostgreSQL 15 and later), so that a SQL group whose {@code GROUP BY} column is {@code NULL} is
+   * a row of its own, replaced by its later panes as any other; an older server's primary key
+   * refuses such a row, which becomes a dead letter. A records table's origin is unique, and a
+   * record without one is written each time.
+   */
   @Override
-  public String createTable(String table, TableLayout layout) {
+  public String createTable(String table, TableLayout layout, int serverVersion) {
     String columns =
         layout.columns().stream()
             .map(column -> quote(column.name()) + " " + typeOf(column.kind()))
@@ -76,7 +86,11 @@ public final class PostgresDialect implements SqlDialect {
         + " ("
         + columns
         + ", "
-        + (layout.rows() == TableLayout.Rows.PANES ? "PRIMARY KEY (" : "UNIQUE (")
+        + (layout.rows() != TableLayout.Rows.PANES
+            ? "UNIQUE ("
+            : serverVersion >= NULLS_NOT_DISTINCT_SINCE
+                ? "UNIQUE NULLS NOT DISTINCT ("
+                : "PRIMARY KEY (")
         + key
         + "))";
   }
@@ -112,6 +126,10 @@ public final class PostgresDialect implements SqlDialect {
         + "]) AS p";
   }
 
+  /**
+   * Matches each key column with {@code IS NOT DISTINCT FROM}, so that a {@code NULL} group's
+   * withdrawn session is deleted as any other's. Deletes are only for sessions that merged away.
+   */
   @Override
   public String deleteKeys(String table, List<TableColumn> key) {
     String matches =
@@ -120,7 +138,7 @@ public final class PostgresDialect implements SqlDialect {
                 column ->
                     "old."
                         + quote(column.name())
-                        + " = gone."
+                        + " IS NOT DISTINCT FROM gone."
                         + quote(column.name())
                         + "::"
                         + typeOf(column.kind()))

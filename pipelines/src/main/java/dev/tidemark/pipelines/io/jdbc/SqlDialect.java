@@ -24,8 +24,11 @@ public interface SqlDialect extends Serializable {
    */
   boolean holds(ColumnKind kind, String databaseType);
 
-  /** Creates {@code table} with {@code layout}'s columns and key. */
-  String createTable(String table, TableLayout layout);
+  /**
+   * Creates {@code table} with {@code layout}'s columns and key, on a server of major version
+   * {@code serverVersion} (as its JDBC driver gives it).
+   */
+  String createTable(String table, TableLayout layout, int serverVersion);
 
   /**
    * Writes a batch of panes, each replacing its key's row only if it is newer: final beats

@@ -93,7 +93,8 @@ final class TableCheck {
 
   private void create(Connection connection, TableLayout layout) {
     try (Statement statement = connection.createStatement()) {
-      statement.execute(dialect.createTable(address.table(), layout));
+      int serverVersion = connection.getMetaData().getDatabaseMajorVersion();
+      statement.execute(dialect.createTable(address.table(), layout, serverVersion));
     } catch (SQLException e) {
       throw refused("cannot create table " + address.table() + ": " + LoginErrors.firstLine(e));
     }

@@ -30,7 +30,7 @@ class TableWriterTest {
   @Test
   void aSessionThatMergedAwayDeletesItsRowWhicheverBatchItsRowCameIn(PostgresServer server)
       throws Exception {
-    server.execute(dialect.createTable("merged_sessions", SESSIONS));
+    server.execute(dialect.createTable("merged_sessions", SESSIONS, server.majorVersion()));
     TableWriter writer = new TableWriter(dialect, "merged_sessions");
     try (Connection connection = server.connect()) {
       RowBatch first = new RowBatch(SESSIONS);
@@ -82,36 +82,64 @@ class TableWriterTest {
   }
 
   /**
-   * A SQL group key that is {@code NULL} cannot be in a primary key: the row comes back with
-   * PostgreSQL's reason, for the dead letters, and the batch's other rows are written.
+   * A SQL group whose key is {@code NULL} is a row of its own in a table tidemark makes: a
+   * restore's repeat of its pane leaves one row, a later pane replaces it, and its session that
+   * merged away is deleted, as for any other key.
    */
   @Test
-  void aRowWhoseGroupKeyIsNullIsGivenBackWithTheReason(PostgresServer server) throws Exception {
-    server.execute(dialect.createTable("null_keys", SESSIONS));
+  void aGroupWhoseKeyIsNullIsARowOfItsOwn(PostgresServer server) throws Exception {
+    server.execute(dialect.createTable("null_keys", SESSIONS, server.majorVersion()));
     TableWriter writer = new TableWriter(dialect, "null_keys");
+    try (Connection connection = server.connect()) {
+      for (int repeat = 0; repeat < 2; repeat++) {
+        RowBatch first = new RowBatch(SESSIONS);
+        first.add(session(null, 0, 1000, 1, 0, false), false);
+        first.add(session(null, 5000, 6000, 1, 0, false), false);
+        first.add(session("a", 0, 1000, 4, 0, true), false);
+        assertThat(writer.write(connection, first).size(), equalTo(0));
+      }
+      RowBatch second = new RowBatch(SESSIONS);
+      second.add(session(null, 5000, 6000, 2, 1, true), false);
+      second.add(session(null, 0, 1000, 1, 1, false), true);
+      writer.write(connection, second);
+    }
+    assertThat(
+        server.rows(
+            "SELECT key, (extract(epoch FROM window_start) * 1000)::bigint, count, final"
+                + " FROM null_keys ORDER BY key, window_start"),
+        equalTo(List.of("a|0|4|true", "null|5000|2|true")));
+  }
+
+  /**
+   * A primary key holds no {@code NULL}: in a table made so (by a user, or by tidemark on a server
+   * older than PostgreSQL 15), a group whose key is {@code NULL} comes back with PostgreSQL's
+   * reason, for the dead letters, and the batch's other rows are written.
+   */
+  @Test
+  void aPrimaryKeyGivesBackARowWhoseGroupKeyIsNullWithTheReason(PostgresServer server)
+      throws Exception {
+    String olderServers = dialect.createTable("primary_keys", SESSIONS, 14);
+    assertThat(olderServers, containsString("PRIMARY KEY (\"key\""));
+    server.execute(olderServers);
+    TableWriter writer = new TableWriter(dialect, "primary_keys");
     Map<@Nullable Object[], String> refused;
     try (Connection connection = server.connect()) {
       RowBatch batch = new RowBatch(SESSIONS);
       batch.add(session("a", 0, 1000, 1, 0, true), false);
-      batch.add(
-          RowValues.of(
-              SESSIONS,
-              "{\"key\":null,\"count\":2,\"windowStart\":0,\"windowEnd\":1000,"
-                  + "\"timing\":\"ON_TIME\",\"pane\":0,\"final\":true}",
-              null),
-          false);
+      batch.add(session(null, 0, 1000, 2, 0, true), false);
       refused = writer.write(connection, batch);
     }
     assertThat(refused.size(), equalTo(1));
     assertThat(refused.keySet().iterator().next()[0], equalTo(null));
     assertThat(refused.values().iterator().next(), containsString("null value in column \"key\""));
-    assertThat(server.rows("SELECT key, count FROM null_keys"), equalTo(List.of("a|1")));
+    assertThat(server.rows("SELECT key, count FROM primary_keys"), equalTo(List.of("a|1")));
   }
 
   @Test
   void aRecordIsWrittenOncePerOriginAndOneWithoutAnOriginEachTime(PostgresServer server)
       throws Exception {
-    server.execute(dialect.createTable("dead_once", TableLayout.DEAD_LETTERS));
+    server.execute(
+        dialect.createTable("dead_once", TableLayout.DEAD_LETTERS, server.majorVersion()));
     TableWriter writer = new TableWriter(dialect, "dead_once");
     String letter = "{\"type\":\"deadLetter\",\"reason\":\"bad\",\"record\":\"x\"}";
     try (Connection connection = server.connect()) {
@@ -129,12 +157,12 @@ class TableWriterTest {
   }
 
   private static @Nullable Object[] session(
-      String key, long start, long end, long count, int pane, boolean last) {
+      @Nullable String key, long start, long end, long count, int pane, boolean last) {
     return RowValues.of(
         SESSIONS,
-        "{\"key\":\""
-            + key
-            + "\",\"count\":"
+        "{\"key\":"
+            + (key == null ? "null" : "\"" + key + "\"")
+            + ",\"count\":"
             + count
             + ",\"windowStart\":"
             + start
