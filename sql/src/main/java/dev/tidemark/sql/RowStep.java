@@ -18,7 +18,8 @@ sealed interface RowStep extends Serializable {
   /**
    * The step of a planned projection and filter: {@link Columns} when it only picks columns, as
    * most queries' first step does (S5's picks the time, {@code i} and {@code op}), so that no
-   * generated code runs per record for it; {@link Calc} otherwise.
+   * generated code runs per record for it (and as the last step, none at all: the grouping reads
+   * the columns where it picked them); {@link Calc} otherwise.
    */
   static RowStep of(RexProgram program, RexBuilder rexBuilder, SessionTimeZone timeZone) {
     int @Nullable [] columns = program.getCondition() == null ? columnsOf(program) : null;
@@ -64,6 +65,15 @@ sealed interface RowStep extends Serializable {
         picked[c] = row[sources[c]];
       }
       return picked;
+    }
+
+    /** Where each of {@code columns}, places in this step's row, is in the row it picks from. */
+    int[] sourcesOf(int[] columns) {
+      int[] sourced = new int[columns.length];
+      for (int c = 0; c < columns.length; c++) {
+        sourced[c] = sources[columns[c]];
+      }
+      return sourced;
     }
   }
 

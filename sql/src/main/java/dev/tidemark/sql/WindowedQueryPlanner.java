@@ -235,14 +235,22 @@ final class WindowedQueryPlanner {
       resultNames.add(field.getName());
       resultTypes.add(type);
     }
+    int[] keys = keyColumns.stream().mapToInt(Integer::intValue).toArray();
+    int[] arguments = argumentColumns.stream().mapToInt(Integer::intValue).toArray();
+    // A last step that only picks columns is not run: the grouping reads them where it found them.
+    if (!steps.isEmpty() && steps.get(steps.size() - 1) instanceof RowStep.Columns picked) {
+      steps.remove(steps.size() - 1);
+      keys = picked.sourcesOf(keys);
+      arguments = picked.sourcesOf(arguments);
+    }
     return new WindowedQuery(
         table,
         steps,
         windows,
-        keyColumns.stream().mapToInt(Integer::intValue).toArray(),
+        keys,
         keyTypes,
         keyNames,
-        argumentColumns.stream().mapToInt(Integer::intValue).toArray(),
+        arguments,
         groupColumns,
         aggregations,
         select == null
