@@ -132,39 +132,26 @@ class TableSinksTest {
    */
   @Test
   void aWindowTopNsTableEndsWithEachWindowsFinalRanks(PostgresServer server) throws Exception {
-    Path input = directory.resolve("requests.csv");
-    Files.write(
-        input,
-        List.of(
-            "1700000001000,a,10",
-            "1700000001500,b,20",
-            "1700000002000,c,5",
-            "1700000002500,b,7",
-            "1700000009000,a,1",
-            "1700000012000,a,3",
-            "1700000015000,c,8",
-            "1700000030000,z,1",
-            // Late, within the lateness: c becomes the first of its window.
-            "1700000004000,c,50"));
-    String[] query = {
-      "sql",
-      "--source=file:" + input,
-      "--format=csv",
-      "--schema=ts BIGINT, host STRING, b BIGINT",
-      "--eventTime=ts",
-      "--table=requests",
-      "--allowedLateness=30s",
-      "--query=SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
-          + " ORDER BY total DESC) AS rownum FROM (SELECT window_start, window_end, host,"
-          + " SUM(b) AS total FROM TABLE(TUMBLE(TABLE requests, DESCRIPTOR(rowtime),"
-          + " INTERVAL '10' SECOND)) GROUP BY window_start, window_end, host)) WHERE rownum <= 2"
-    };
-    Outputs.Run lines = Outputs.run(directory, "top-hosts", query);
-    List<String> args = new ArrayList<>(List.of(query));
-    args.add("--sink=" + server.sink("top_hosts"));
-    args.add("--jdbcProperties=" + server.superuserProperties(directory));
-    CommandLine table = CommandLine.run(args.toArray(new String[0]));
-    assertThat(table.err, table.exitCode, equalTo(0));
+    Outputs.Run lines =
+        linesAndTable(
+            server,
+            "top_hosts",
+            List.of(
+                "1700000001000,a,10",
+                "1700000001500,b,20",
+                "1700000002000,c,5",
+                "1700000002500,b,7",
+                "1700000009000,a,1",
+                "1700000012000,a,3",
+                "1700000015000,c,8",
+                "1700000030000,z,1",
+                // Late, within the lateness: c becomes the first of its window.
+                "1700000004000,c,50"),
+            "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
+                + " ORDER BY total DESC) AS rownum FROM (SELECT window_start, window_end, host,"
+                + " SUM(b) AS total FROM TABLE(TUMBLE(TABLE requests, DESCRIPTOR(rowtime),"
+                + " INTERVAL '10' SECOND)) GROUP BY window_start, window_end, host))"
+                + " WHERE rownum <= 2");
 
     List<String> finals = new ArrayList<>();
     for (JsonNode line : lines.results()) {
@@ -195,34 +182,20 @@ class TableSinksTest {
    */
   @Test
   void aSessionWhoseGroupIsNullIsARowOfItsOwn(PostgresServer server) throws Exception {
-    Path input = directory.resolve("visits.csv");
-    Files.write(
-        input,
-        List.of(
-            "1700000001000,,10",
-            "1700000001500,a,20",
-            "1700000009000,,5",
-            "1700000030000,z,1",
-            // Late, within the lateness: joins the NULL host's two sessions into one.
-            "1700000005000,,50"));
-    String[] query = {
-      "sql",
-      "--source=file:" + input,
-      "--format=csv",
-      "--schema=ts BIGINT, host STRING, b BIGINT",
-      "--eventTime=ts",
-      "--table=visits",
-      "--allowedLateness=30s",
-      "--query=SELECT window_start, window_end, host, SUM(b) AS total FROM TABLE(SESSION(TABLE"
-          + " visits PARTITION BY host, DESCRIPTOR(rowtime), INTERVAL '5' SECOND))"
-          + " GROUP BY window_start, window_end, host"
-    };
-    Outputs.Run lines = Outputs.run(directory, "visits", query);
-    List<String> args = new ArrayList<>(List.of(query));
-    args.add("--sink=" + server.sink("visits"));
-    args.add("--jdbcProperties=" + server.superuserProperties(directory));
-    CommandLine table = CommandLine.run(args.toArray(new String[0]));
-    assertThat(table.err, table.exitCode, equalTo(0));
+    Outputs.Run lines =
+        linesAndTable(
+            server,
+            "visits",
+            List.of(
+                "1700000001000,,10",
+                "1700000001500,a,20",
+                "1700000009000,,5",
+                "1700000030000,z,1",
+                // Late, within the lateness: joins the NULL host's two sessions into one.
+                "1700000005000,,50"),
+            "SELECT window_start, window_end, host, SUM(b) AS total FROM TABLE(SESSION(TABLE"
+                + " requests PARTITION BY host, DESCRIPTOR(rowtime), INTERVAL '5' SECOND))"
+                + " GROUP BY window_start, window_end, host");
 
     List<String> finals = new ArrayList<>();
     for (JsonNode line : lines.results()) {
@@ -244,6 +217,34 @@ class TableSinksTest {
                 + " to_char(window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS'), host,"
                 + " total FROM visits"),
         containsInAnyOrder(finals.toArray()));
+  }
+
+  /**
+   * Runs {@code sql}'s {@code query} over {@code records}, CSV lines of the table {@code requests}
+   * ({@code ts BIGINT, host STRING, b BIGINT}), with a lateness of 30 s: into JSON lines, which it
+   * returns, and into the PostgreSQL table {@code table}.
+   */
+  private Outputs.Run linesAndTable(
+      PostgresServer server, String table, List<String> records, String query) throws Exception {
+    Path input = directory.resolve(table + ".csv");
+    Files.write(input, records);
+    String[] run = {
+      "sql",
+      "--source=file:" + input,
+      "--format=csv",
+      "--schema=ts BIGINT, host STRING, b BIGINT",
+      "--eventTime=ts",
+      "--table=requests",
+      "--allowedLateness=30s",
+      "--query=" + query
+    };
+    Outputs.Run lines = Outputs.run(directory, table, run);
+    List<String> args = new ArrayList<>(List.of(run));
+    args.add("--sink=" + server.sink(table));
+    args.add("--jdbcProperties=" + server.superuserProperties(directory));
+    CommandLine written = CommandLine.run(args.toArray(new String[0]));
+    assertThat(written.err, written.exitCode, equalTo(0));
+    return lines;
   }
 
   /** The pipeline's results table: each of the bundled samples has one final pane a window. */
