@@ -91,6 +91,30 @@ class WindowedQueryTest {
     assertThat(query.shown(2, row[2]), equalTo("2023-11-14 22:13:20.000"));
   }
 
+  /**
+   * A query whose rows only pick columns groups and aggregates the columns it picks, wherever the
+   * record has them: {@code status} and {@code bytes}, not what stands at their places in the
+   * picked row.
+   */
+  @Test
+  void aQueryThatOnlyPicksColumnsGroupsAndAggregatesThoseColumns() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            requestsTable(),
+            "SELECT status, SUM(`bytes`) AS total, MAX(latency) AS slowest FROM requests"
+                + " GROUP BY TUMBLE(rowtime, INTERVAL '10' SECOND), status");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.CSV);
+    Event a = format.parse("1700000001000,web-1,500,100,0.5");
+    Event b = format.parse("1700000002000,web-2,500,50,1.5");
+
+    assertThat(a.key().parts(), contains("500"));
+    assertThat(b.key(), equalTo(a.key()));
+    assertThat(
+        Arrays.asList(
+            row(query, a.key(), pane(1700000000000L, 10_000), aggregate(query, List.of(a, b)))),
+        contains("500", 150L, 1.5));
+  }
+
   @Test
   void theWindowTableFunctionGroupsByWindowStartAndEnd() throws Exception {
     WindowedQuery query =
