@@ -17,7 +17,8 @@ final class WindowRankings {
     if (planned.windows().kind().merges() && ranked.over() == RankedQuery.Over.GROUPS) {
       throw WindowedQueryPlanner.refused(
           "window Top-N over a SESSION aggregate is not supported: each group has sessions of its"
-              + " own, so a partition's groups share no window; rank a session's rows instead");
+              + " own, and ranking the groups whose sessions have the same bounds takes a step"
+              + " tidemark does not have yet; rank a session's rows instead");
     }
     if (ranked.limit() > 10_000) {
       throw WindowedQueryPlanner.refused(
