@@ -287,9 +287,10 @@ SELECT * FROM (
     INTERVAL '0.305' SECOND)))
 WHERE rownum = 1;
 
--- refused: window Top-N over a session aggregate | SESSION
+-- runs, on Flink too: window Top-N over a SESSION aggregate, the users whose sessions end together
 SELECT * FROM (
-  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY n DESC) AS rownum
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end
+    ORDER BY n DESC, `user` NULLS LAST) AS rownum
   FROM (SELECT window_start, window_end, `user`, COUNT(*) AS n
         FROM TABLE(SESSION(TABLE _source_table PARTITION BY `user`, DESCRIPTOR(rowtime),
           INTERVAL '0.305' SECOND))

@@ -65,7 +65,7 @@ final class ResultRowsFn extends DoFn<KV<EventKey, KV<WindowPane, List<@Nullable
     WindowPane window = pane.getValue().getKey();
     for (WindowedQuery.ResultRow result :
         query.results(pane.getKey(), window, pane.getValue().getValue())) {
-      out.output(row(result.values(), window));
+      out.output(row(result.values(), result.pane()));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.tidemark.sql;
 import dev.tidemark.transforms.model.DeadLetter;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
+import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.ParseEvents;
 import dev.tidemark.transforms.windowing.AggregatePerWindow;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
@@ -17,6 +18,7 @@ import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
@@ -120,8 +122,9 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
             "RowsToEvents",
             ParDo.of(new RowsToEventsFn(planned, rows.getSchema(), events))
                 .withOutputTags(events, TupleTagList.of(DEAD_LETTER)));
+    EventTimeWindowing windowing = windowing(planned);
     AggregatePerWindow<EventKey, Event, List<@Nullable Object>> aggregate =
-        AggregatePerWindow.of(windowing(planned), planned.aggregate());
+        AggregatePerWindow.of(windowing, planned.aggregate());
     PCollectionTuple decided =
         read.get(events)
             .setCoder(Event.Coder.of())
@@ -130,9 +133,13 @@ public final class SqlPerWindow extends PTransform<PCollection<Row>, PCollection
                 WithKeys.of(Event::key).withKeyType(TypeDescriptor.of(EventKey.class)))
             .setCoder(KvCoder.of(EventKey.Coder.of(), Event.Coder.of()))
             .apply("DecidePanes", aggregate);
+    PCollection<KV<EventKey, KV<WindowPane, List<@Nullable Object>>>> panes =
+        decided.get(aggregate.panes());
+    if (planned.ranksSessions()) {
+      panes = panes.apply("RankSessions", SessionRanking.of(planned, windowing));
+    }
     PCollection<Row> results =
-        decided
-            .get(aggregate.panes())
+        panes
             .apply("SelectAndHaving", ParDo.of(new ResultRowsFn(planned, resultSchema)))
             .setRowSchema(resultSchema);
     PCollection<Expired<Row>> late =

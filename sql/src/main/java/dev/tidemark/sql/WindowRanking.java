@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
 
 /**
  * Window Top-N and window deduplication ({@link RankedQuery}) on the pane engine: one pane per
@@ -156,11 +157,11 @@ final class WindowRanking implements Serializable {
    */
   List<WindowedQuery.ResultRow> rows(
       WindowedQuery query, EventKey key, WindowPane pane, List<@Nullable Object> aggregate) {
-    List<Object[]> ranked =
+    List<RankedRow> ranked =
         overGroups() ? rankGroups(query, pane, aggregate) : tableRows(query, pane, aggregate);
     List<WindowedQuery.ResultRow> rows = new ArrayList<>(ranked.size());
     for (int rank = 1; rank <= ranked.size(); rank++) {
-      Object[] row = ranked.get(rank - 1);
+      Object[] row = ranked.get(rank - 1).row();
       Object[] values = new Object[output.length];
       for (int c = 0; c < output.length; c++) {
         values[c] = output[c] == rowWidth ? Long.valueOf(rank) : row[output[c]];
@@ -171,37 +172,47 @@ final class WindowRanking implements Serializable {
         keyValues.add(text == null ? null : partitionTypes.get(p).fromKeyText(text));
       }
       keyValues.add((long) rank);
-      rows.add(new WindowedQuery.ResultRow(values, keyValues));
+      rows.add(new WindowedQuery.ResultRow(values, keyValues, ranked.get(rank - 1).pane()));
     }
     return rows;
   }
 
-  /** A group's row of a window aggregate, with the group's key parts, as key text. */
-  private record GroupRow(Object[] row, List<@Nullable String> key) {}
+  /** A ranked row, in the pane of its window. */
+  private record RankedRow(Object[] row, WindowPane pane) {}
 
-  /** The groups' rows of a window aggregate, {@code HAVING} applied, the top N in rank order. */
-  private List<Object[]> rankGroups(
+  /** A group's row of a window aggregate, in its pane, with its key parts, as key text. */
+  private record GroupRow(RankedRow ranked, List<@Nullable String> key) {}
+
+  /**
+   * The groups' rows of a window aggregate, {@code HAVING} applied, the top N in rank order. Each
+   * group is its key parts, then, over sessions, its session's start ({@link RankSessionGroupsFn}),
+   * then its aggregates.
+   */
+  private List<RankedRow> rankGroups(
       WindowedQuery query, WindowPane pane, List<@Nullable Object> groups) {
     int keyWidth = query.groupKeyCount();
-    int width = keyWidth + query.aggregationCount();
+    int startWidth = query.ranksSessions() ? 1 : 0;
+    int width = keyWidth + startWidth + query.aggregationCount();
     List<GroupRow> rows = new ArrayList<>();
     for (int at = 0; at + width <= groups.size(); at += width) {
       List<@Nullable String> groupKey = new ArrayList<>(keyWidth);
       for (int k = 0; k < keyWidth; k++) {
         groupKey.add((String) groups.get(at + k));
       }
+      WindowPane groupPane =
+          startWidth == 0 ? pane : pane.startingAt(new Instant((Long) groups.get(at + keyWidth)));
       Object @Nullable [] row =
           query.groupRow(
               EventKey.withNulls(groupKey.toArray(new String[0])),
-              pane,
-              groups.subList(at + keyWidth, at + width));
+              groupPane,
+              groups.subList(at + keyWidth + startWidth, at + width));
       if (row != null) {
-        rows.add(new GroupRow(row, groupKey));
+        rows.add(new GroupRow(new RankedRow(row, groupPane), groupKey));
       }
     }
     Comparator<GroupRow> ranking = (a, b) -> 0;
     for (SortKey key : order) {
-      ranking = ranking.thenComparing(group -> group.row()[key.column()], key.values());
+      ranking = ranking.thenComparing(group -> group.ranked().row()[key.column()], key.values());
     }
     Comparator<@Nullable Object> text = SortKey.of(0, false, true).values();
     for (int k = 0; k < keyWidth; k++) {
@@ -209,13 +220,13 @@ final class WindowRanking implements Serializable {
       ranking = ranking.thenComparing(group -> group.key().get(part), text);
     }
     rows.sort(ranking);
-    return rows.stream().limit(limit).map(GroupRow::row).toList();
+    return rows.stream().limit(limit).map(GroupRow::ranked).toList();
   }
 
   /** The top rows of a table's, in rank order, each with its window bounds and values. */
-  private List<Object[]> tableRows(
+  private List<RankedRow> tableRows(
       WindowedQuery query, WindowPane pane, List<@Nullable Object> top) {
-    List<Object[]> rows = new ArrayList<>();
+    List<RankedRow> rows = new ArrayList<>();
     for (int at = 0; at + valueCount <= top.size(); at += valueCount) {
       Object[] row = new Object[rowColumns.size()];
       for (int c = 0; c < row.length; c++) {
@@ -225,7 +236,7 @@ final class WindowRanking implements Serializable {
                 ? query.windowBound(column.windowColumn(), pane)
                 : top.get(at + column.valueSlot());
       }
-      rows.add(row);
+      rows.add(new RankedRow(row, pane));
     }
     return rows;
   }

@@ -14,12 +14,6 @@ final class WindowRankings {
   private WindowRankings() {}
 
   static WindowRanking of(RankedQuery ranked, WindowedQuery planned) throws InvalidQueryException {
-    if (planned.windows().kind().merges() && ranked.over() == RankedQuery.Over.GROUPS) {
-      throw WindowedQueryPlanner.refused(
-          "window Top-N over a SESSION aggregate is not supported: each group has sessions of its"
-              + " own, and ranking the groups whose sessions have the same bounds takes a step"
-              + " tidemark does not have yet; rank a session's rows instead");
-    }
     if (ranked.limit() > 10_000) {
       throw WindowedQueryPlanner.refused(
           "a window Top-N keeps at most 10000 rows per window; " + ranked.limit() + " is more");

@@ -35,7 +35,9 @@ import org.joda.time.Instant;
  *
  * <p>A window Top-N or deduplication ({@link RankedQuery}) is the query of the rows it ranks with a
  * {@link WindowRanking}: its panes are the partition's, its aggregate gives what the ranking needs
- * (every group's aggregates, or the top N rows), and each pane has up to N result rows.
+ * (every group's aggregates, or the top N rows), and each pane has up to N result rows. Over a
+ * session aggregate each group has sessions of its own, so its panes are the groups', and {@link
+ * SessionRanking} makes the partition's of them ({@link #ranksSessions}).
  */
 public final class WindowedQuery implements Serializable {
 
@@ -67,10 +69,11 @@ public final class WindowedQuery implements Serializable {
   private final EventKey filteredKey;
 
   /**
-   * One result row of a pane: its values, in the order of {@link #resultNames()}, and its key's, in
-   * the order of {@link #keyNames()}.
+   * One result row of a pane: its values, in the order of {@link #resultNames()}, its key's, in the
+   * order of {@link #keyNames()}, and its own pane: the pane's, but for a row of a ranking of
+   * sessions, whose window is its own session's.
    */
-  public record ResultRow(Object[] values, List<@Nullable Object> keyValues) {}
+  public record ResultRow(Object[] values, List<@Nullable Object> keyValues, WindowPane pane) {}
 
   WindowedQuery(
       SqlTable table,
@@ -182,8 +185,10 @@ public final class WindowedQuery implements Serializable {
       Object value = projected[keyColumns[k]];
       parts[k] = value == null ? null : keyTypes.get(k).keyText(value);
     }
-    // A window Top-N's pane is the partition's: each event carries its group's key first.
-    int groupKey = ranking != null && ranking.overGroups() ? keyColumns.length : 0;
+    // A window Top-N's pane is the partition's: each event carries its group's key first. Over
+    // sessions, a group's pane is its own, and SessionRanking gathers the partition's.
+    int groupKey =
+        ranking != null && ranking.overGroups() && !ranksSessions() ? keyColumns.length : 0;
     @Nullable Object[] arguments = new Object[groupKey + argumentColumns.length];
     System.arraycopy(parts, 0, arguments, 0, groupKey);
     for (int a = 0; a < argumentColumns.length; a++) {
@@ -215,6 +220,23 @@ public final class WindowedQuery implements Serializable {
     return current;
   }
 
+  /**
+   * Whether the query is a window Top-N over a session aggregate: its panes are each group's
+   * sessions, as any session aggregate's, and {@link SessionRanking} gathers those of a partition
+   * that have the same bounds into the pane the ranking ranks.
+   */
+  public boolean ranksSessions() {
+    return ranking != null && ranking.overGroups() && windows.kind().merges();
+  }
+
+  /** The key of the partition a window Top-N ranks group {@code group} in. */
+  EventKey partitionOf(EventKey group) {
+    if (ranking == null) {
+      throw new IllegalStateException("the query ranks nothing");
+    }
+    return EventKey.withNulls(ranking.partitionOf(group.parts().toArray(new String[0])));
+  }
+
   /** Whether {@code key} is the key of the records that {@code WHERE} filters out. */
   public boolean isFiltered(EventKey key) {
     return key.equals(filteredKey);
@@ -228,7 +250,7 @@ public final class WindowedQuery implements Serializable {
   public CombineFn<Event, ?, List<@Nullable Object>> aggregate() {
     List<Aggregation> calls =
         aggregations.isEmpty() ? List.of(Aggregation.countOfRows()) : aggregations;
-    if (ranking == null) {
+    if (ranking == null || ranksSessions()) {
       return AggregateColumnsFn.of(calls);
     }
     if (!ranking.overGroups()) {
@@ -261,7 +283,7 @@ public final class WindowedQuery implements Serializable {
     for (int k = 0; k < keyTypes.size(); k++) {
       keyValues.add(keyValue(key, k));
     }
-    return List.of(new ResultRow(row, keyValues));
+    return List.of(new ResultRow(row, keyValues, pane));
   }
 
   /**

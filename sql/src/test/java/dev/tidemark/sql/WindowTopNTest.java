@@ -137,6 +137,113 @@ class WindowTopNTest {
     assertThat(late.snapshot().get(0), containsString("b"));
   }
 
+  /** The two hosts with the most requests among the sessions that end at the same instant. */
+  private static final String TOP_SESSIONS =
+      "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
+          + " ORDER BY n DESC) AS rownum FROM (SELECT window_start, window_end, host,"
+          + " COUNT(*) AS n FROM TABLE(SESSION(TABLE requests PARTITION BY host,"
+          + " DESCRIPTOR(rowtime), INTERVAL '2' SECOND)) GROUP BY window_start, window_end, host))"
+          + " WHERE rownum <= 2";
+
+  /**
+   * A Top-N over a session aggregate ranks, as Flink SQL 1.19 does, the hosts whose sessions end at
+   * the same instant, each row with its own session's start: a's and b's sessions are [1 s, 4 s),
+   * f's [2 s, 4 s), c's [1 s, 3 s), and d's and e's [10 s, 12 s). Each pane step's key is a host,
+   * so at parallelism 2 the hosts of one ranking are decided apart.
+   */
+  @ParameterizedTest(name = "{0} at parallelism {1}")
+  @CsvSource({"DirectRunner, 1", "FlinkRunner, 2"})
+  void theHostsWhoseSessionsEndTogetherAreRankedTogether(String runner, int parallelism) {
+    TestStream<Row> requests =
+        TestStream.create(RowCoder.of(REQUEST))
+            .advanceWatermarkTo(new Instant(0))
+            .addElements(
+                request("a", 1, 1000),
+                request("b", 1, 1000),
+                request("c", 1, 1000),
+                request("b", 1, 1500),
+                request("a", 1, 2000),
+                request("b", 1, 2000),
+                request("f", 1, 2000),
+                request("f", 1, 2000),
+                request("f", 1, 2000),
+                request("f", 1, 2000),
+                request("d", 1, 10000),
+                request("e", 1, 10000),
+                request("e", 1, 10000))
+            .advanceWatermarkToInfinity();
+
+    assertThat(
+        finalRows(runner, parallelism, requests, TOP_SESSIONS, Duration.ZERO),
+        containsInAnyOrder(
+            "22:13:22|f|4|1|ON_TIME",
+            "22:13:21|b|3|2|ON_TIME",
+            "22:13:21|c|1|1|ON_TIME",
+            "22:13:30|e|2|1|ON_TIME",
+            "22:13:30|d|1|2|ON_TIME"));
+  }
+
+  /**
+   * A late record within the lateness makes c's closed session [1 s, 3 s), which ends with a's, [1
+   * s, 4.5 s): the rows of the ranking of the sessions that end at 3 s are withdrawn, as merged
+   * into c's new session, and a is ranked alone; c is ranked under its new end at once, in a LATE
+   * pane; b's ranking is not touched. Each ranking is final when its sessions expire.
+   */
+  @Test
+  void aSessionThatGrowsLateLeavesItsRankingForTheRankingOfItsNewBounds() {
+    TestStream<Row> requests =
+        TestStream.create(RowCoder.of(REQUEST))
+            .advanceWatermarkTo(new Instant(0))
+            .addElements(
+                request("a", 1, 1000),
+                request("b", 1, 1000),
+                request("c", 1, 1000),
+                request("b", 1, 2000))
+            .advanceWatermarkTo(new Instant(BASE + 5_000))
+            .addElements(request("c", 1, 2500))
+            .advanceWatermarkToInfinity();
+    Pipeline pipeline = Pipeline.create(Runners.untilTheStreamEnds("DirectRunner", 1));
+    Collected rows = new Collected();
+    pipeline
+        .apply(requests)
+        .apply(
+            SqlPerWindow.of("requests", TOP_SESSIONS)
+                .withAllowedLateness(Duration.standardSeconds(20)))
+        .get(SqlPerWindow.ROWS)
+        .apply(
+            "Rows",
+            MapElements.into(TypeDescriptors.strings())
+                .via(
+                    row ->
+                        text(row)
+                            + "|"
+                            + clock(row.getDateTime("window_end").toString())
+                            + "|"
+                            + row.getBoolean("final")
+                            + "|"
+                            + mergedIntoEnd(row)))
+        .apply(rows.sink());
+
+    pipeline.run().waitUntilFinish();
+
+    assertThat(
+        rows.snapshot(),
+        containsInAnyOrder(
+            // a's and c's sessions are [1 s, 3 s), b's [1 s, 4 s).
+            "22:13:21|a|1|1|ON_TIME|22:13:23|false|null",
+            "22:13:21|c|1|2|ON_TIME|22:13:23|false|null",
+            "22:13:21|b|2|1|ON_TIME|22:13:24|false|null",
+            // c's late record: the ranking of [1 s, 3 s) is withdrawn, then a is ranked alone.
+            "22:13:21|a|1|1|LATE|22:13:23|false|22:13:24",
+            "22:13:21|c|1|2|LATE|22:13:23|false|22:13:24",
+            "22:13:21|a|1|1|LATE|22:13:23|false|null",
+            "22:13:21|c|2|1|LATE|22:13:24|false|null",
+            // When the sessions expire, their final rows.
+            "22:13:21|a|1|1|LATE|22:13:23|true|null",
+            "22:13:21|b|2|1|LATE|22:13:24|true|null",
+            "22:13:21|c|2|1|LATE|22:13:24|true|null"));
+  }
+
   /** Window deduplication: per host and window, the first row by event time, or the last. */
   @ParameterizedTest(name = "ORDER BY rowtime {0}")
   @CsvSource({"ASC, 22:13:20|a|1", "DESC, 22:13:20|a|3"})
@@ -179,9 +286,6 @@ class WindowTopNTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "over sessions | SESSION(TABLE requests PARTITION BY host, DESCRIPTOR(rowtime), INTERVAL"
-            + " '5' SECOND) | PARTITION BY window_start, window_end | rownum <= 2 | over a SESSION"
-            + " aggregate is not supported",
         "without the window in PARTITION BY | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL"
             + " '10' SECOND) | PARTITION BY host | rownum <= 2 | must name window_start and"
             + " window_end",
@@ -268,6 +372,13 @@ class WindowTopNTest {
         + row.getInt64("rownum")
         + "|"
         + row.getString("timing");
+  }
+
+  /** The time of day a withdrawn session's row names its larger session's end; else null. */
+  private static String mergedIntoEnd(Row row) {
+    return row.getDateTime("merged_into_end") == null
+        ? "null"
+        : clock(row.getDateTime("merged_into_end").toString());
   }
 
   /** The time of day of an ISO-8601 instant, to the second. */

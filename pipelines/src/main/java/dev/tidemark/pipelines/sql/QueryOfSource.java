@@ -6,6 +6,7 @@ import dev.tidemark.pipelines.io.Source;
 import dev.tidemark.pipelines.io.SourceRead;
 import dev.tidemark.pipelines.steps.CountsOfSource;
 import dev.tidemark.sql.LateRows;
+import dev.tidemark.sql.SessionRanking;
 import dev.tidemark.sql.SqlRecordFormat;
 import dev.tidemark.sql.WindowedQuery;
 import dev.tidemark.transforms.model.ColumnValuesCoder;
@@ -71,7 +72,7 @@ public final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
       AggregateReplayPerWindow<List<@Nullable Object>> aggregate =
           replay.get().aggregatePerWindow(windowing, query.aggregate(), ColumnValuesCoder.of());
       PCollectionTuple decided = begin.apply("ReplayAndDecidePanes", aggregate);
-      return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
+      return PCollectionTuple.of(PANES, ranked(query, decided.get(aggregate.panes())))
           .and(
               CountPerWindow.LATE,
               decided.get(CountPerWindow.LATE).apply("LateRows", LateRows.of(query)))
@@ -103,9 +104,21 @@ public final class QueryOfSource extends PTransform<PBegin, PCollectionTuple> {
             .apply("LateRecords", Values.create())
             .setCoder(Expired.ExpiredCoder.of(Event.Coder.of()))
             .apply("LateRows", LateRows.of(query));
-    return PCollectionTuple.of(PANES, decided.get(aggregate.panes()))
+    return PCollectionTuple.of(PANES, ranked(query, decided.get(aggregate.panes())))
         .and(CountPerWindow.LATE, late)
         .and(ParseEvents.DEAD_LETTER, dead);
+  }
+
+  /**
+   * The panes a query's results are made of: the pane step's, or, for a window Top-N over a session
+   * aggregate, the partitions' panes of the sessions with the same bounds.
+   */
+  private PCollection<KV<EventKey, KV<WindowPane, List<@Nullable Object>>>> ranked(
+      WindowedQuery query,
+      PCollection<KV<EventKey, KV<WindowPane, List<@Nullable Object>>>> panes) {
+    return query.ranksSessions()
+        ? panes.apply("RankSessions", SessionRanking.of(query, windowing))
+        : panes;
   }
 
   private static <RecordT> PCollectionTuple decideBatches(

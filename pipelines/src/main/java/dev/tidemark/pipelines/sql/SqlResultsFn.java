@@ -37,10 +37,11 @@ public final class SqlResultsFn
     EventKey key = pane.getKey();
     WindowPane window = pane.getValue().getKey();
     for (WindowedQuery.ResultRow row : query.results(key, window, pane.getValue().getValue())) {
+      WindowPane rowPane = row.pane();
       out.output(
           KV.of(
-              KV.of(recordKey(row.keyValues(), window), window.isWithdrawn()),
-              line(row.values(), window)));
+              KV.of(recordKey(row.keyValues(), rowPane), rowPane.isWithdrawn()),
+              line(row.values(), rowPane)));
     }
   }
 

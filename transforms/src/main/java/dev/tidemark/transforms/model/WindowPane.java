@@ -54,6 +54,11 @@ public record WindowPane(
     return mergedInto != null;
   }
 
+  /** This pane of the window that starts at {@code start} instead, and ends where this one does. */
+  public WindowPane startingAt(Instant start) {
+    return new WindowPane(start, windowEnd, timing, index, isFinal, mergedInto);
+  }
+
   /** The pane Beam is firing for {@code window}. */
   public static WindowPane of(IntervalWindow window, PaneInfo pane) {
     return new WindowPane(
