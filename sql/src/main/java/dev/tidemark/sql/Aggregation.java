@@ -45,6 +45,17 @@ record Aggregation(
         ordered);
   }
 
+  /** The same call, each argument at the place {@code newSlots} gives for its place. */
+  Aggregation withSlots(int[] newSlots) {
+    return new Aggregation(
+        name,
+        combineFn,
+        argumentSlot < 0 ? argumentSlot : newSlots[argumentSlot],
+        argumentType,
+        separatorSlot < 0 ? separatorSlot : newSlots[separatorSlot],
+        ordered);
+  }
+
   /** {@code COUNT(*)}, for a query whose groups are its only result. */
   @SuppressWarnings("unchecked")
   static Aggregation countOfRows() {

@@ -4,7 +4,7 @@ import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.parse.BadRecordException;
 import dev.tidemark.transforms.parse.EventFormat;
 import dev.tidemark.transforms.parse.EventTimes;
-import dev.tidemark.transforms.parse.JsonFieldTexts;
+import dev.tidemark.transforms.parse.FieldTexts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -83,14 +83,22 @@ public final class SqlRecordFormat implements EventFormat {
 
   @Override
   public Event parse(String raw) throws BadRecordException {
-    @Nullable String[] texts = shape == Shape.JSON ? JsonFieldTexts.read(raw, columns) : csv(raw);
+    FieldTexts texts = shape == Shape.JSON ? FieldTexts.ofJson(raw, columns) : csv(raw);
     SessionTimeZone zone = query.table().timeZone();
-    String timeText = texts[eventTime.column()];
-    if (timeText == null) {
-      throw isNull(raw, eventTime.name(), "it holds the event time");
+    int timeColumn = eventTime.column();
+    @Nullable Object timeValue = null;
+    long time;
+    if (timeIsAValue && isBigintInPlace(texts, timeColumn)) {
+      time = texts.wholeNumber(timeColumn);
+      timeValue = time;
+    } else {
+      String timeText = texts.text(timeColumn);
+      if (timeText == null) {
+        throw isNull(raw, eventTime.name(), "it holds the event time");
+      }
+      timeValue = timeIsAValue ? timeValue(timeText, zone) : null;
+      time = timeValue != null ? (Long) timeValue : eventTime.epochMillis(timeText, zone.zone());
     }
-    Object timeValue = timeIsAValue ? timeValue(timeText, zone) : null;
-    long time = timeValue != null ? (Long) timeValue : eventTime.epochMillis(timeText, zone.zone());
     Object[] row = new Object[columns.length + (timeOnlyColumn < 0 ? 1 : 0)];
     int at = 0;
     for (int c = 0; c < columns.length; c++) {
@@ -98,21 +106,33 @@ public final class SqlRecordFormat implements EventFormat {
         continue;
       }
       DeclaredColumn column = recordColumns.get(c);
-      if (texts[c] == null) {
-        if (!column.nullable()) {
-          throw isNull(raw, column.name(), "the column is NOT NULL");
+      Object value;
+      if (c == timeColumn && timeValue != null) {
+        value = timeValue;
+      } else if (isBigintInPlace(texts, c)) {
+        value = texts.wholeNumber(c);
+      } else {
+        String text = texts.text(c);
+        if (text == null) {
+          if (!column.nullable()) {
+            throw isNull(raw, column.name(), "the column is NOT NULL");
+          }
+          row[at++] = null;
+          continue;
         }
-        row[at++] = null;
-        continue;
+        value = column.parse(text, zone.zone());
       }
-      Object value =
-          c == eventTime.column() && timeValue != null
-              ? timeValue
-              : column.parse(texts[c], zone.zone());
       row[at++] = column.type() == ColumnType.TIMESTAMP ? zone.local((Long) value) : value;
     }
-    row[at] = zone.local(time);
+    long rowtime = zone.local(time);
+    // In UTC, rowtime is the event time itself: a BIGINT event-time column's value is it.
+    row[at] = timeValue instanceof Long value && value == rowtime ? value : (Object) rowtime;
     return query.event(row, EventTimes.check(eventTime.name(), time), raw);
+  }
+
+  /** Whether column {@code c} is a {@code BIGINT} whose integer the record holds as its digits. */
+  private boolean isBigintInPlace(FieldTexts texts, int c) {
+    return recordColumns.get(c).type() == ColumnType.BIGINT && texts.isWholeNumber(c);
   }
 
   /**
@@ -134,14 +154,14 @@ public final class SqlRecordFormat implements EventFormat {
   /** Why a record whose field {@code column} is null or missing is refused. */
   private BadRecordException isNull(String raw, String column, String why)
       throws BadRecordException {
-    boolean missing = shape == Shape.JSON && !JsonFieldTexts.has(raw, column);
+    boolean missing = shape == Shape.JSON && !FieldTexts.jsonHas(raw, column);
     return new BadRecordException(
         (missing ? "missing field '" + column + "'" : "field '" + column + "' is null")
             + "; "
             + why);
   }
 
-  private @Nullable String[] csv(String raw) throws BadRecordException {
+  private FieldTexts csv(String raw) throws BadRecordException {
     List<CSVRecord> records;
     try (CSVParser parser = CSVParser.parse(raw, CSVFormat.DEFAULT)) {
       records = parser.getRecords();
@@ -162,7 +182,7 @@ public final class SqlRecordFormat implements EventFormat {
       String text = record.get(c);
       texts[c] = text.isEmpty() ? null : text;
     }
-    return texts;
+    return FieldTexts.of(texts);
   }
 
   @Override

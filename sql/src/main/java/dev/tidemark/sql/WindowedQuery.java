@@ -61,6 +61,7 @@ public final class WindowedQuery implements Serializable {
   private final int[] argumentColumns;
   private final List<GroupColumn> groupColumns;
   private final List<Aggregation> aggregations;
+  private final EventArguments eventArguments;
   private final @Nullable RowExpressions select;
   private final List<String> resultNames;
   private final List<ColumnType> resultTypes;
@@ -99,6 +100,11 @@ public final class WindowedQuery implements Serializable {
     this.argumentColumns = argumentColumns.clone();
     this.groupColumns = List.copyOf(groupColumns);
     this.aggregations = List.copyOf(aggregations);
+    // A ranking reads the calls' arguments where the query wrote them.
+    this.eventArguments =
+        ranking == null
+            ? EventArguments.of(argumentColumns, aggregations, keyColumns)
+            : EventArguments.asWritten(argumentColumns, aggregations);
     this.select = select;
     this.resultNames = List.copyOf(resultNames);
     this.resultTypes = List.copyOf(resultTypes);
@@ -189,10 +195,11 @@ public final class WindowedQuery implements Serializable {
     // sessions, a group's pane is its own, and SessionRanking gathers the partition's.
     int groupKey =
         ranking != null && ranking.overGroups() && !ranksSessions() ? keyColumns.length : 0;
-    @Nullable Object[] arguments = new Object[groupKey + argumentColumns.length];
+    int[] carried = eventArguments.columns();
+    @Nullable Object[] arguments = new Object[groupKey + carried.length];
     System.arraycopy(parts, 0, arguments, 0, groupKey);
-    for (int a = 0; a < argumentColumns.length; a++) {
-      arguments[groupKey + a] = projected[argumentColumns[a]];
+    for (int a = 0; a < carried.length; a++) {
+      arguments[groupKey + a] = projected[carried[a]];
     }
     return new Event(
         EventKey.withNulls(groupKey > 0 ? ranking.partitionOf(parts) : parts),
@@ -250,7 +257,10 @@ public final class WindowedQuery implements Serializable {
   public CombineFn<Event, ?, List<@Nullable Object>> aggregate() {
     List<Aggregation> calls =
         aggregations.isEmpty() ? List.of(Aggregation.countOfRows()) : aggregations;
-    if (ranking == null || ranksSessions()) {
+    if (ranking == null) {
+      return AggregateColumnsFn.of(aggregations.isEmpty() ? calls : eventArguments.aggregations());
+    }
+    if (ranksSessions()) {
       return AggregateColumnsFn.of(calls);
     }
     if (!ranking.overGroups()) {
@@ -302,7 +312,7 @@ public final class WindowedQuery implements Serializable {
           };
     }
     for (int a = 0; a < aggregations.size(); a++) {
-      grouped[groupColumns.size() + a] = aggregates.get(a);
+      grouped[groupColumns.size() + a] = eventArguments.valueOf(a, key, aggregates.get(a));
     }
     return select == null ? grouped : select.apply(grouped);
   }

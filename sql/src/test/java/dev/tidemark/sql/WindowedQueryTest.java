@@ -115,6 +115,37 @@ class WindowedQueryTest {
         contains("500", 150L, 1.5));
   }
 
+  /**
+   * A {@code COUNT} of a {@code GROUP BY} column carries nothing with its records (the key says
+   * whether the column is {@code NULL}), and still counts as SQL does: the group's rows, and none
+   * in the group whose column is {@code NULL}. {@code COUNT(DISTINCT)} of it, and a {@code COUNT}
+   * of another column, carry their values.
+   */
+  @Test
+  void aCountOfAGroupByColumnCountsFromTheKeyAndNoneWhereItIsNull() throws Exception {
+    WindowedQuery query =
+        WindowedQuery.plan(
+            s5Table(),
+            "SELECT op, COUNT(op) AS n, COUNT(*) AS rows_in, COUNT(DISTINCT op) AS d, COUNT(i) AS ni"
+                + " FROM _source_table GROUP BY TUMBLE(rowtime, INTERVAL '1' SECOND), op");
+    SqlRecordFormat format = SqlRecordFormat.of(query, SqlRecordFormat.Shape.JSON);
+    Event a = format.parse("{\"t\":1700000001000,\"i\":\"idx\",\"op\":\"es_sink\"}");
+    Event b = format.parse("{\"t\":1700000001500,\"op\":\"es_sink\"}");
+    Event c = format.parse("{\"t\":1700000001200,\"i\":\"idx\",\"op\":null}");
+    Event d = format.parse("{\"t\":1700000001700,\"i\":\"idx\"}");
+    WindowPane pane = pane(1700000001000L, 1000);
+
+    // COUNT(DISTINCT op) and COUNT(i) carry op and i; COUNT(op) carries nothing.
+    assertThat(a.columns(), contains("es_sink", "idx"));
+    assertThat(
+        Arrays.asList(row(query, a.key(), pane, aggregate(query, List.of(a, b)))),
+        contains("es_sink", 2L, 2L, 1L, 1L));
+    assertThat(c.key(), equalTo(d.key()));
+    assertThat(
+        Arrays.asList(row(query, c.key(), pane, aggregate(query, List.of(c, d)))),
+        contains(null, 0L, 2L, 0L, 2L));
+  }
+
   @Test
   void theWindowTableFunctionGroupsByWindowStartAndEnd() throws Exception {
     WindowedQuery query =
