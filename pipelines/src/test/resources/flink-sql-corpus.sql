@@ -266,6 +266,21 @@ SELECT * FROM (
   WHERE v > 100)
 WHERE rownum <= 2;
 
+-- runs: window Top-N with a condition beside the rank, kept after ranking
+SELECT * FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY n DESC, op) AS rownum
+  FROM (SELECT window_start, window_end, op, COUNT(*) AS n
+        FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND))
+        GROUP BY window_start, window_end, op))
+WHERE rownum <= 2 AND op <> 'es_sink';
+
+-- runs: window Top-N over a window table function's rows, with a condition beside the rank
+SELECT * FROM (
+  SELECT t, i, v, window_start, window_end,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY v DESC) AS rownum
+  FROM TABLE(TUMBLE(TABLE _source_table, DESCRIPTOR(rowtime), INTERVAL '1' SECOND)))
+WHERE i = 'idx_a' AND rownum <= 3;
+
 -- runs, on Flink too: window deduplication, the first row per key
 SELECT * FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, i ORDER BY rowtime) AS rownum

@@ -43,6 +43,27 @@ final class QueryText {
     return lineStarts[at.getEndLineNum() - 1] + at.getEndColumnNum();
   }
 
+  /**
+   * {@code to}, or past the parentheses that close those the text from {@code from} to {@code to}
+   * opens: Calcite ends {@code x IN (SELECT ...)} before its last one.
+   */
+  private int closingParentheses(int from, int to) {
+    int open = 0;
+    boolean quoted = false;
+    int at = from;
+    for (; at < to || (open > 0 && at < text.length()); at++) {
+      char c = text.charAt(at);
+      if (c == '\'') {
+        quoted = !quoted;
+      } else if (!quoted && c == '(') {
+        open++;
+      } else if (!quoted && c == ')') {
+        open--;
+      }
+    }
+    return Math.max(to, at);
+  }
+
   /** The text of {@code node}, as the user wrote it. */
   String of(SqlNode node) {
     return text.substring(startOf(node), endOf(node));
@@ -58,8 +79,16 @@ final class QueryText {
    * at the line and column it has in the whole text, so an error in it names the user's place.
    */
   String onlyOf(SqlNode node) {
-    int from = startOf(node);
-    int to = endOf(node);
+    return onlyOf(node, node);
+  }
+
+  /**
+   * The text with all but the part from where {@code first} begins to where {@code last} ends
+   * written as blanks, as {@link #onlyOf(SqlNode)} writes it.
+   */
+  String onlyOf(SqlNode first, SqlNode last) {
+    int from = startOf(first);
+    int to = closingParentheses(from, endOf(last));
     StringBuilder blanked = new StringBuilder(text.length());
     for (int at = 0; at < text.length(); at++) {
       char c = text.charAt(at);

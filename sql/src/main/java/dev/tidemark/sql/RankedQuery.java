@@ -26,7 +26,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   SELECT * | columns, ROW_NUMBER() OVER (PARTITION BY window_start, window_end [, columns]
  *                                         ORDER BY expression [ASC | DESC] [, ...]) AS rownum
  *   FROM (window aggregate) | TABLE(TUMBLE | HOP | CUMULATE(...)) [WHERE condition])
- * WHERE rownum <= N | rownum < N | rownum = 1
+ * WHERE rownum <= N | rownum < N | rownum = 1 [AND conditions on the ranked rows' columns]
  * }</pre>
  *
  * <p>Over a window aggregate ({@link Over#GROUPS}) the ranked rows are its result rows, and the
@@ -44,7 +44,14 @@ record RankedQuery(
     @Nullable List<String> items,
     List<RowItem> rowItems,
     @Nullable List<String> outer,
-    boolean orderedByEventTimeOnly) {
+    boolean orderedByEventTimeOnly,
+    @Nullable WrittenQuery kept) {
+
+  /**
+   * The table a condition of the outer {@code WHERE} beside the rank's bound reads: the ranked
+   * rows, the rank among their columns ({@link #kept}).
+   */
+  static final String RANKED_ROWS = "tidemark_ranked_rows";
 
   /** What the ranked rows are. */
   enum Over {
@@ -178,7 +185,11 @@ record RankedQuery(
       if (ranking.getGroup() != null || ranking.getHaving() != null) {
         throw refused("GROUP BY beside ROW_NUMBER() OVER is not supported: rank a subquery's rows");
       }
-      long limit = limit(outer.getWhere(), rankName);
+      List<SqlNode> conjuncts = new ArrayList<>();
+      conjunctsOf(outer.getWhere(), conjuncts);
+      SqlNode bound = boundAmong(conjuncts, rankName);
+      long limit = limit(bound, rankName);
+      WrittenQuery kept = kept(conjuncts, bound);
       List<String> partition = partition(window.getPartitionList());
       SqlNode from = unaliased(ranking.getFrom());
       Over over;
@@ -222,19 +233,63 @@ record RankedQuery(
           over == Over.GROUPS ? columnNames(ranking.getSelectList(), rowNumber) : null,
           rowItems,
           columnNames(outer.getSelectList(), null),
-          byEventTimeOnly);
+          byEventTimeOnly,
+          kept);
+    }
+
+    /** The operands of {@code where}'s ANDs, in the order written; {@code where} if it has none. */
+    private static void conjunctsOf(@Nullable SqlNode where, List<SqlNode> conjuncts) {
+      if (where != null && where.getKind() == SqlKind.AND) {
+        for (SqlNode operand : ((SqlCall) where).getOperandList()) {
+          conjunctsOf(operand, conjuncts);
+        }
+      } else if (where != null) {
+        conjuncts.add(where);
+      }
+    }
+
+    /** The conjunct that bounds the rank, {@code rownum <= N}: the only one that names it alone. */
+    private static @Nullable SqlNode boundAmong(List<SqlNode> conjuncts, String rankName) {
+      for (SqlNode conjunct : conjuncts) {
+        if (conjunct instanceof SqlBasicCall condition
+            && condition.operandCount() == 2
+            && condition.operand(0) instanceof SqlIdentifier rank
+            && rank.getSimple().equals(rankName)
+            && condition.operand(1) instanceof SqlLiteral) {
+          return conjunct;
+        }
+      }
+      return conjuncts.size() == 1 ? conjuncts.get(0) : null;
+    }
+
+    /**
+     * The conditions beside the rank's {@code bound}, as a query over the ranked rows ({@link
+     * #RANKED_ROWS}) at their place in the user's query; null when there are none. Flink SQL keeps
+     * the rows of the top N that meet them, their ranks as they were.
+     */
+    private @Nullable WrittenQuery kept(List<SqlNode> conjuncts, SqlNode bound)
+        throws InvalidQueryException {
+      List<SqlNode> others = new ArrayList<>(conjuncts);
+      others.remove(bound);
+      if (others.isEmpty()) {
+        return null;
+      }
+      if (conjuncts.get(0) != bound && conjuncts.get(conjuncts.size() - 1) != bound) {
+        throw refused(
+            "the outer WHERE's bound of the rank comes first or last among its ANDs, not between"
+                + " other conditions");
+      }
+      String blanked = text.onlyOf(others.get(0), others.get(others.size() - 1));
+      return WrittenQuery.spliced(
+          blanked,
+          null,
+          List.of(new WrittenQuery.Splice(0, 0, "SELECT * FROM " + RANKED_ROWS + " WHERE ")));
     }
 
     /** N, from {@code rownum <= N}, {@code rownum < N + 1} or {@code rownum = 1}. */
     private static long limit(@Nullable SqlNode where, String rankName)
         throws InvalidQueryException {
-      String expected = "a window Top-N's outer WHERE is " + rankName + " <= N";
-      if (where != null && where.getKind() == SqlKind.AND) {
-        throw refused(
-            expected
-                + ", alone: filter the rows it ranks in the subquery's WHERE, or the aggregate's"
-                + " HAVING");
-      }
+      String expected = "a window Top-N's outer WHERE has " + rankName + " <= N";
       if (!(where instanceof SqlBasicCall condition)
           || condition.operandCount() != 2
           || !(condition.operand(1) instanceof SqlLiteral bound)

@@ -182,6 +182,20 @@ public final class SqlTable implements Serializable {
   }
 
   /**
+   * The rows a window Top-N ranked, as a condition of its outer {@code WHERE} reads them: columns
+   * {@code names} of types {@code types}, each nullable, local times in {@code timeZone}. The
+   * planner's event-time column is named so that no ranked column is it.
+   */
+  static SqlTable ofRankedRows(
+      String name, List<String> names, List<ColumnType> types, SessionTimeZone timeZone) {
+    List<DeclaredColumn> columns = new ArrayList<>();
+    for (int c = 0; c < names.size(); c++) {
+      columns.add(new DeclaredColumn(names.get(c), types.get(c), true, 0));
+    }
+    return new SqlTable(name, columns, null, name + "_time", false, timeZone);
+  }
+
+  /**
    * The same table with its {@code TIMESTAMP} values, its event time among them, local dates and
    * times in {@code zone}, as Flink SQL's {@code table.local-time-zone} makes them; by default they
    * are in UTC. A query over it whose tumbling windows would start at another local time than

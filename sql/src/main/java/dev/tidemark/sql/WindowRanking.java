@@ -78,6 +78,8 @@ final class WindowRanking implements Serializable {
   private final List<ColumnType> types;
   private final List<String> keyNames;
   private final List<ColumnType> keyTypes;
+  private final int[] rankedPlaces;
+  private final @Nullable RowExpressions kept;
 
   WindowRanking(
       RankedQuery.Over over,
@@ -92,7 +94,9 @@ final class WindowRanking implements Serializable {
       int[] output,
       List<String> names,
       List<ColumnType> types,
-      List<String> keyNames) {
+      List<String> keyNames,
+      int[] rankedPlaces,
+      @Nullable RowExpressions kept) {
     this.over = over;
     this.limit = limit;
     this.order = List.copyOf(order);
@@ -106,6 +110,8 @@ final class WindowRanking implements Serializable {
     this.names = List.copyOf(names);
     this.types = List.copyOf(types);
     this.keyNames = List.copyOf(keyNames);
+    this.rankedPlaces = rankedPlaces.clone();
+    this.kept = kept;
     List<ColumnType> partitionAndRank = new ArrayList<>(partitionTypes);
     partitionAndRank.add(ColumnType.BIGINT);
     this.keyTypes = List.copyOf(partitionAndRank);
@@ -162,6 +168,9 @@ final class WindowRanking implements Serializable {
     List<WindowedQuery.ResultRow> rows = new ArrayList<>(ranked.size());
     for (int rank = 1; rank <= ranked.size(); rank++) {
       Object[] row = ranked.get(rank - 1).row();
+      if (!isKept(row, rank)) {
+        continue;
+      }
       Object[] values = new Object[output.length];
       for (int c = 0; c < output.length; c++) {
         values[c] = output[c] == rowWidth ? Long.valueOf(rank) : row[output[c]];
@@ -175,6 +184,25 @@ final class WindowRanking implements Serializable {
       rows.add(new WindowedQuery.ResultRow(values, keyValues, ranked.get(rank - 1).pane()));
     }
     return rows;
+  }
+
+  /**
+   * Whether the row {@code row} of rank {@code rank} meets the outer {@code WHERE}'s conditions
+   * beside the rank's bound: Flink SQL keeps the rows of the top N that meet them, their ranks as
+   * they were.
+   */
+  private boolean isKept(Object[] row, int rank) {
+    if (kept == null) {
+      return true;
+    }
+    // The ranked row's columns, the rank among them, then the planner's event time, which none
+    // is: Calcite's code reads it, so it has a value, the epoch.
+    Object[] ranked = new Object[rankedPlaces.length + 1];
+    ranked[rankedPlaces.length] = 0L;
+    for (int c = 0; c < rankedPlaces.length; c++) {
+      ranked[c] = rankedPlaces[c] == rowWidth ? Long.valueOf(rank) : row[rankedPlaces[c]];
+    }
+    return kept.apply(ranked) != null;
   }
 
   /** A ranked row, in the pane of its window. */

@@ -1,6 +1,7 @@
 package dev.tidemark.sql;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -66,6 +67,7 @@ final class WindowRankings {
     }
     return ranking(
         ranked,
+        planned.table().timeZone(),
         order,
         false,
         partitionParts,
@@ -119,6 +121,7 @@ final class WindowRankings {
         ranked.orderedByEventTimeOnly() && ranked.limit() == 1 && order.get(0).descending();
     return ranking(
         ranked,
+        planned.table().timeZone(),
         order,
         keepsTheLast,
         partitionParts,
@@ -134,10 +137,12 @@ final class WindowRankings {
   /**
    * The ranking, its outer {@code SELECT} list taken from the ranking's columns, whose places in a
    * ranked row of {@code rowWidth} values are {@code places}, names {@code names} and types {@code
-   * types}; the rank after them, at the place {@code rowWidth}.
+   * types}; the rank after them, at the place {@code rowWidth}. A condition of the outer {@code
+   * WHERE} beside the rank's bound reads those columns, the rank among them.
    */
   private static WindowRanking ranking(
       RankedQuery ranked,
+      SessionTimeZone zone,
       List<WindowRanking.SortKey> order,
       boolean laterArrivalFirst,
       int[] partitionParts,
@@ -162,6 +167,15 @@ final class WindowRankings {
     }
     List<String> keyNames = new ArrayList<>(ranked.partition());
     keyNames.add(ranked.rankName());
+    int[] rankedPlaces = Arrays.copyOf(places, places.length + 1);
+    rankedPlaces[places.length] = rowWidth;
+    List<ColumnType> rankedTypes = new ArrayList<>(types);
+    rankedTypes.add(ColumnType.BIGINT);
+    @Nullable RowExpressions kept =
+        ranked.kept() == null
+            ? null
+            : WindowedQueryPlanner.rankedRowCondition(
+                ranked.kept(), rankedNames, rankedTypes, zone);
     return new WindowRanking(
         ranked.over(),
         (int) ranked.limit(),
@@ -175,7 +189,9 @@ final class WindowRankings {
         output,
         outer,
         outputTypes,
-        keyNames);
+        keyNames,
+        rankedPlaces,
+        kept);
   }
 
   private static int[] indexesOf(List<Integer> places) {

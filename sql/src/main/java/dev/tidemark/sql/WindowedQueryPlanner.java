@@ -114,6 +114,29 @@ final class WindowedQueryPlanner {
     return new WindowedQueryPlanner(table, written.windowFunction()).takeApart(root);
   }
 
+  /**
+   * The condition of {@code written}, a query {@code SELECT * FROM rows WHERE condition} over a
+   * window Top-N's ranked rows, whose columns are {@code names} of types {@code types}: compiled,
+   * the row it keeps unchanged; null when the planner finds it always true.
+   *
+   * @throws InvalidQueryException when the condition is not one on a ranked row's columns
+   */
+  static @Nullable RowExpressions rankedRowCondition(
+      WrittenQuery written, List<String> names, List<ColumnType> types, SessionTimeZone zone)
+      throws InvalidQueryException {
+    SqlTable rows = SqlTable.ofRankedRows(RankedQuery.RANKED_ROWS, names, types, zone);
+    BeamRelNode root = PlanningErrors.planned(environment(rows), written, rows);
+    if (root instanceof BeamCalcRel calc && calc.getInput() instanceof BeamIOSourceRel) {
+      return RowExpressions.of(calc.getProgram(), calc.getCluster().getRexBuilder(), zone);
+    }
+    if (root instanceof BeamIOSourceRel) {
+      return null;
+    }
+    throw refused(
+        "the outer WHERE of a window Top-N, beside its bound of the rank, takes conditions on the"
+            + " ranked rows' columns, without a subquery");
+  }
+
   private static BeamSqlEnv environment(SqlTable table) {
     return BeamSqlEnv.builder(
             new ReadOnlyTableProvider("tidemark", Map.of(table.name(), table.plannerTable())))

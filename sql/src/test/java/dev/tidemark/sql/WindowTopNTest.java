@@ -137,6 +137,33 @@ class WindowTopNTest {
     assertThat(late.snapshot().get(0), containsString("b"));
   }
 
+  /**
+   * A condition beside the rank's bound keeps the rows of the top N that meet it, their ranks as
+   * they were, as Flink SQL filters after it ranks: of a (2 rows) and b (1 row), only a has more
+   * than one row; b is not replaced by the third host.
+   */
+  @Test
+  void aConditionBesideTheRanksBoundKeepsTheTopRowsThatMeetIt() {
+    TestStream<Row> requests =
+        TestStream.create(RowCoder.of(REQUEST))
+            .advanceWatermarkTo(new Instant(0))
+            .addElements(
+                request("a", 1, 1000),
+                request("a", 1, 1500),
+                request("b", 1, 2000),
+                request("c", 1, 2500),
+                request("d", 1, 12000),
+                request("e", 1, 13000))
+            .advanceWatermarkToInfinity();
+    String query =
+        TOP_HOSTS.replace(
+            "WHERE rownum <= 2", "WHERE rownum <= 2 AND (n > 1 OR host IN ('d', 'x'))");
+
+    assertThat(
+        finalRows("DirectRunner", 1, requests, query, Duration.ZERO),
+        containsInAnyOrder("22:13:20|a|2|1|ON_TIME", "22:13:30|d|1|1|ON_TIME"));
+  }
+
   /** The two hosts with the most requests among the sessions that end at the same instant. */
   private static final String TOP_SESSIONS =
       "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end"
@@ -290,11 +317,17 @@ class WindowTopNTest {
             + " '10' SECOND) | PARTITION BY host | rownum <= 2 | must name window_start and"
             + " window_end",
         "a rank other than the first | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL '10'"
-            + " SECOND) | PARTITION BY window_start, window_end | rownum = 2 | outer WHERE is"
+            + " SECOND) | PARTITION BY window_start, window_end | rownum = 2 | outer WHERE has"
             + " rownum <= N",
-        "another condition beside the rank | TUMBLE(TABLE requests, DESCRIPTOR(rowtime),"
-            + " INTERVAL '10' SECOND) | PARTITION BY window_start, window_end | rownum <= 2 AND"
-            + " n > 1 | outer WHERE is rownum <= N, alone",
+        "no bound of the rank | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL '10'"
+            + " SECOND) | PARTITION BY window_start, window_end | n > 1 AND host <> 'a' | outer"
+            + " WHERE has rownum <= N",
+        "the bound between two conditions | TUMBLE(TABLE requests, DESCRIPTOR(rowtime),"
+            + " INTERVAL '10' SECOND) | PARTITION BY window_start, window_end | n > 1 AND rownum"
+            + " <= 2 AND host <> 'a' | comes first or last",
+        "a subquery beside the rank | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL '10'"
+            + " SECOND) | PARTITION BY window_start, window_end | rownum <= 2 AND EXISTS (SELECT n"
+            + " FROM tidemark_ranked_rows) | without a subquery",
         "a partition that is not a group | TUMBLE(TABLE requests, DESCRIPTOR(rowtime), INTERVAL"
             + " '10' SECOND) | PARTITION BY window_start, window_end, n | rownum <= 2 | PARTITION"
             + " BY n: a window Top-N over an aggregate partitions by the aggregate's GROUP BY"
