@@ -6,6 +6,7 @@ import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.transforms.Filter;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -58,6 +59,8 @@ public final class SessionRanking
     KvCoder<WindowPane, List<@Nullable Object>> paneCoder =
         KvCoder.of(WindowPane.Coder.of(), ColumnValuesCoder.of());
     return groupPanes
+        // The records WHERE filtered out have sessions of their own, in no result.
+        .apply("LeaveOutTheFiltered", Filter.by(pane -> !query.isFiltered(pane.getKey())))
         .apply(
             "KeyByPartitionAndEnd",
             MapElements.into(
