@@ -107,12 +107,15 @@ final class RankSessionGroupsFn
   @TimerId(EXPIRY)
   private final TimerSpec expirySpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
+  /** Key parts in their order, {@code NULL} first. */
+  private static final Comparator<@Nullable String> PART =
+      Comparator.nullsFirst(Comparator.naturalOrder());
+
   /** Group keys in the order of their parts, a {@code NULL} part first. */
   private static final Comparator<EventKey> BY_PARTS =
       (one, other) -> {
-        Comparator<@Nullable String> part = Comparator.nullsFirst(Comparator.naturalOrder());
         for (int p = 0; p < Math.min(one.size(), other.size()); p++) {
-          int order = part.compare(one.part(p), other.part(p));
+          int order = PART.compare(one.part(p), other.part(p));
           if (order != 0) {
             return order;
           }

@@ -1,17 +1,13 @@
 package dev.tidemark.sql;
 
-import dev.tidemark.transforms.metrics.TidemarkMetrics;
 import dev.tidemark.transforms.model.Event;
 import dev.tidemark.transforms.model.EventKey;
 import dev.tidemark.transforms.model.WindowPane;
 import dev.tidemark.transforms.parse.BadRecordException;
-import dev.tidemark.transforms.watermark.Watermarks;
 import dev.tidemark.transforms.windowing.EventTimeWindowing;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.Combine.CombineFn;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
@@ -43,15 +39,6 @@ public final class WindowedQuery implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
-  /** How the key of the records {@code WHERE} filtered out shows itself, in explain's output. */
-  static final String FILTERED = "(filtered out by WHERE)";
-
-  /**
-   * Counts the records {@code WHERE} filters out; static, so that a plan saved before it existed
-   * still reads, and looked up once rather than for each record.
-   */
-  private static final Counter FILTERED_RECORDS = TidemarkMetrics.filteredRecords();
-
   private final SqlTable table;
   private final List<RowStep> steps;
   private final EventTimeWindowing windows;
@@ -67,7 +54,7 @@ public final class WindowedQuery implements Serializable {
   private final List<ColumnType> resultTypes;
   private final int[] resultGroupedColumns;
   private final @Nullable WindowRanking ranking;
-  private final EventKey filteredKey;
+  private final RowEvents events;
 
   /**
    * One result row of a pane: its values, in the order of {@link #resultNames()}, its key's, in the
@@ -110,11 +97,12 @@ public final class WindowedQuery implements Serializable {
     this.resultTypes = List.copyOf(resultTypes);
     this.resultGroupedColumns = resultGroupedColumns.clone();
     this.ranking = ranking;
-    // One part more than any key of a row has, so no row's key is ever this one.
-    String[] filtered = new String[Math.max(1, keyColumns.length) + 1];
-    Arrays.fill(filtered, "");
-    filtered[0] = FILTERED;
-    this.filteredKey = EventKey.of(filtered);
+    // A window Top-N's pane is the partition's, and each event carries its group's key first;
+    // over sessions a group's pane is its own, and SessionRanking gathers the partition's.
+    boolean partitioned = ranking != null && ranking.overGroups() && !ranksSessions();
+    this.events =
+        new RowEvents(
+            steps, keyColumns, keyTypes, eventArguments.columns(), partitioned ? ranking : null);
   }
 
   /**
@@ -179,58 +167,13 @@ public final class WindowedQuery implements Serializable {
    * @throws BadRecordException when the query's expressions fail on the row
    */
   Event event(Object[] row, Instant eventTime, String raw) throws BadRecordException {
-    Object @Nullable [] projected = beforeGrouping(row);
-    if (projected == null) {
-      FILTERED_RECORDS.inc();
-      return new Event(filteredKey, eventTime, 0, raw);
-    }
-    // A query without GROUP BY columns has one group, whose key is one empty part.
-    @Nullable String[] parts =
-        keyColumns.length == 0 ? new String[] {""} : new String[keyColumns.length];
-    for (int k = 0; k < keyColumns.length; k++) {
-      Object value = projected[keyColumns[k]];
-      parts[k] = value == null ? null : keyTypes.get(k).keyText(value);
-    }
-    // A window Top-N's pane is the partition's: each event carries its group's key first. Over
-    // sessions, a group's pane is its own, and SessionRanking gathers the partition's.
-    int groupKey =
-        ranking != null && ranking.overGroups() && !ranksSessions() ? keyColumns.length : 0;
-    int[] carried = eventArguments.columns();
-    @Nullable Object[] arguments = new Object[groupKey + carried.length];
-    System.arraycopy(parts, 0, arguments, 0, groupKey);
-    for (int a = 0; a < carried.length; a++) {
-      arguments[groupKey + a] = projected[carried[a]];
-    }
-    return new Event(
-        EventKey.withNulls(groupKey > 0 ? ranking.partitionOf(parts) : parts),
-        eventTime,
-        0,
-        raw,
-        Watermarks.MIN,
-        Event.UNKNOWN_POSITION,
-        null,
-        Arrays.asList(arguments));
-  }
-
-  private Object @Nullable [] beforeGrouping(Object[] row) throws BadRecordException {
-    Object[] current = row;
-    try {
-      for (int s = 0; s < steps.size(); s++) {
-        current = steps.get(s).apply(current);
-        if (current == null) {
-          return null;
-        }
-      }
-    } catch (RuntimeException e) {
-      throw new BadRecordException("the query cannot evaluate this record: " + e);
-    }
-    return current;
+    return events.event(row, eventTime, raw);
   }
 
   /**
    * Whether the query is a window Top-N over a session aggregate: its panes are each group's
    * sessions, as any session aggregate's, and {@link SessionRanking} gathers those of a partition
-   * that have the same bounds into the pane the ranking ranks.
+   * that end at the same instant into the pane the ranking ranks.
    */
   public boolean ranksSessions() {
     return ranking != null && ranking.overGroups() && windows.kind().merges();
@@ -246,7 +189,7 @@ public final class WindowedQuery implements Serializable {
 
   /** Whether {@code key} is the key of the records that {@code WHERE} filters out. */
   public boolean isFiltered(EventKey key) {
-    return key.equals(filteredKey);
+    return events.isFiltered(key);
   }
 
   /**

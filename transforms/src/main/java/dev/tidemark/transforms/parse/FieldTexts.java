@@ -36,9 +36,12 @@ public final class FieldTexts {
         : new FieldTexts(null, null, jacksonTexts(raw, fields));
   }
 
-  /** Fields whose texts are {@code texts}, in order, null where a field is {@code NULL}. */
+  /**
+   * Fields whose texts are {@code texts}, in order, null where a field is {@code NULL}; the array
+   * is theirs from then on, not copied, as a record's parse makes one for each record.
+   */
   public static FieldTexts of(@Nullable String[] texts) {
-    return new FieldTexts(null, null, texts.clone());
+    return new FieldTexts(null, null, texts);
   }
 
   /**
